@@ -1,0 +1,174 @@
+"""The anchor record: where a thread points and the evidence to find it again.
+
+Lines are 1-based and inclusive at this edge only; inside, positions are byte
+offsets into the raw source and 0-based rows. An anchor is either on a whole
+symbol (`position="symbol"`: its lines differ from the symbol's by at most a
+few lines, kept as offsets so a decorator or comment line still maps), on
+lines inside a symbol (`position="lines"`), or on file-level lines (`"file"`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any
+
+from ._errors import InvalidAnchor
+from ._fileview import FileView, SymbolView, file_view
+from ._fingerprint import blind_hash, name_filter, norm_hash, sketch, structure_hash, token_count
+from ._text import content_hash, rstripped, short_hash
+
+__all__ = ["Anchor", "create_anchor", "content_hash", "text_hash"]
+
+ANCHOR_VERSION = 1
+CONTEXT_ROWS = 3  # non-blank rows of prefix / suffix context kept
+CONTEXT_CHARS = 240
+WHOLE_SYMBOL_SLACK = 3  # lines an anchor may differ from its symbol and still be "on" it
+
+
+def text_hash(text: str) -> str:
+    """Hash deciding `anchored` vs `drifted`: trailing spaces and CRLF do not count."""
+    return short_hash(rstripped(text))
+
+
+@dataclass(frozen=True, slots=True)
+class Anchor:
+    file: str
+    line_start: int
+    line_end: int
+    start_character: int
+    end_character: int
+    selected_text: str
+    content_hash: str
+    symbol: str | None = None
+    symbol_kind: str | None = None
+    # -- evidence for re-anchoring (all optional: a v0 record still re-anchors by text)
+    symbol_name: str | None = None
+    position: str = "file"  # "symbol" | "lines" | "file"
+    symbol_start: int | None = None  # 1-based first line of the symbol at creation
+    symbol_end: int | None = None
+    start_byte: int = 0
+    end_byte: int = 0
+    text_hash: str = ""  # rstripped text of the anchored lines
+    text_norm: str = ""  # whitespace-blind hash of the anchored lines
+    origin_hash: str = ""  # text_hash when the thread was written: health compares to it
+    symbol_hash: str = ""  # whitespace-blind hash of the symbol's text
+    blind_hash: str = ""  # symbol_hash with the symbol's own name blinded
+    structure_hash: str = ""  # identifier-blind hash of the symbol (or of the lines)
+    fingerprint: list[int] = field(default_factory=list)  # trigram sketch of symbol/lines
+    symbol_tokens: int = 0
+    prefix: str = ""  # stripped non-blank rows before the range
+    suffix: str = ""
+    sibling_names: str = ""  # Bloom filter of names in the symbol's scope at creation
+    version: int = ANCHOR_VERSION
+
+    @property
+    def whole_symbol(self) -> bool:
+        return self.position == "symbol"
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Anchor:
+        known = {f.name for f in fields(cls)}
+        values = {k: v for k, v in d.items() if k in known}
+        if "fingerprint" in values:
+            values["fingerprint"] = [int(v) for v in values["fingerprint"] or []]
+        return cls(**values)
+
+
+def create_anchor(
+    file: str, source: bytes, line_start: int, line_end: int, start_character: int = 0, end_character: int = 0
+) -> Anchor:
+    view = file_view(file, source)
+    _check_range(file, view, line_start, line_end)
+    return anchor_from_view(file, view, line_start - 1, line_end - 1, start_character, end_character)
+
+
+def _check_range(file: str, view: FileView, line_start: int, line_end: int) -> None:
+    n = max(view.line_count, 1)
+    if isinstance(line_start, int) and isinstance(line_end, int):
+        if 1 <= line_start <= line_end <= n:
+            return
+    bad_start = not isinstance(line_start, int) or not 1 <= line_start <= n
+    raise InvalidAnchor(
+        f"Line range {line_start}-{line_end} is outside the file ({n} lines)",
+        field="line_start" if bad_start else "line_end",
+        details={"file": file, "line_start": line_start, "line_end": line_end, "fileLineCount": n},
+        suggestion=f"Use lines between 1 and {n}, with line_start <= line_end",
+    )
+
+
+def anchor_from_view(
+    file: str, view: FileView, first: int, last: int, start_character: int = 0, end_character: int = 0,
+    origin_hash: str | None = None,
+) -> Anchor:
+    """Build the record for rows [first, last] (0-based) of a view already validated."""
+    if view.line_count == 0:
+        text, start_byte, end_byte = "", 0, 0
+    else:
+        text = view.text(first, last)
+        start_byte, end_byte = view.lines.rows_span(first, last)
+    symbol, position = choose_symbol(view, first, last)
+    evidence_text = symbol.text if symbol else text
+    own_hash = text_hash(text)
+    return Anchor(
+        file=file, line_start=first + 1, line_end=last + 1,
+        start_character=start_character, end_character=end_character,
+        selected_text=text, content_hash=view.hash,
+        symbol=symbol.qualified_name if symbol else None,
+        symbol_kind=symbol.kind if symbol else None,
+        symbol_name=symbol.name if symbol else None,
+        position=position,
+        symbol_start=symbol.first + 1 if symbol else None,
+        symbol_end=symbol.last + 1 if symbol else None,
+        start_byte=start_byte, end_byte=end_byte,
+        text_hash=own_hash, text_norm=norm_hash(text), origin_hash=origin_hash or own_hash,
+        symbol_hash=symbol.norm_hash if symbol else "",
+        blind_hash=blind_hash(symbol.text, symbol.name) if symbol else "",
+        structure_hash=structure_hash(evidence_text),
+        fingerprint=sketch(evidence_text),
+        symbol_tokens=token_count(evidence_text),
+        prefix=_context(view, first, -1), suffix=_context(view, last, +1),
+        sibling_names=_sibling_filter(view, symbol) if position == "symbol" else "",
+    )
+
+
+def choose_symbol(view: FileView, first: int, last: int) -> tuple[SymbolView | None, str]:
+    """The symbol the anchor is about, and whether it is on the whole of it or lines inside."""
+    best, best_key = None, None
+    for sv in view.symbols:
+        d_start, d_end = first - sv.first, last - sv.last
+        if abs(d_start) > WHOLE_SYMBOL_SLACK or abs(d_end) > WHOLE_SYMBOL_SLACK:
+            continue
+        size = sv.last - sv.first + 1
+        overlap = min(last, sv.last) - max(first, sv.first) + 1
+        if overlap < 0.8 * size or (first == last and size > 1):
+            continue
+        key = (abs(d_start) + abs(d_end), size)
+        if best_key is None or key < best_key:
+            best, best_key = sv, key
+    if best is not None:
+        return best, "symbol"
+    inner = view.innermost(first, last)
+    return (inner, "lines") if inner is not None else (None, "file")
+
+
+def _context(view: FileView, row: int, step: int) -> str:
+    """Up to CONTEXT_ROWS stripped non-blank rows next to the range, nearest first."""
+    rows, out, size = view.rows, [], 0
+    row += step
+    while 0 <= row < len(rows) and len(out) < CONTEXT_ROWS and size < CONTEXT_CHARS:
+        if rows[row]:
+            out.append(rows[row])
+            size += len(rows[row])
+        row += step
+    return "\n".join(out)[:CONTEXT_CHARS]
+
+
+def _sibling_filter(view: FileView, symbol: SymbolView | None) -> str:
+    if symbol is None:
+        return ""
+    parent = symbol.symbol.parent
+    names = [sv.name for sv in view.symbols if sv.symbol.parent == parent]
+    return name_filter(names)

@@ -1,0 +1,166 @@
+"""One file's content seen by the engine: line table, symbols, line lookup.
+
+Views are keyed by (language, content hash) and kept in a bounded LRU, so a
+file is parsed once per content no matter how many threads point into it.
+Symbols, normalized rows and hashes are computed lazily, on first use.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from functools import cached_property
+from threading import Lock
+
+from . import _languages, _symbols
+from ._fingerprint import blind_hash, norm_hash, sketch, structure_hash, token_count
+from ._text import LineTable, content_hash
+
+VIEW_CACHE_SIZE = 64
+
+
+@dataclass(eq=False)
+class SymbolView:
+    """A symbol plus the evidence the cascade compares (computed on demand)."""
+
+    symbol: _symbols.Symbol
+    text: str  # the definition node's text
+    index: int  # position in the file's symbol list
+    _memo: dict = field(default_factory=dict, repr=False)
+
+    @property
+    def name(self) -> str:
+        return self.symbol.name
+
+    @property
+    def qualified_name(self) -> str:
+        return self.symbol.qualified_name
+
+    @property
+    def kind(self) -> str:
+        return self.symbol.kind
+
+    @property
+    def first(self) -> int:
+        return self.symbol.start_line
+
+    @property
+    def last(self) -> int:
+        return self.symbol.end_line
+
+    @property
+    def parent_name(self) -> str:
+        q = self.symbol.qualified_name
+        return q[: len(q) - len(self.symbol.name) - 1] if q.endswith("." + self.symbol.name) else ""
+
+    def _get(self, key, compute):
+        if key not in self._memo:
+            self._memo[key] = compute()
+        return self._memo[key]
+
+    @property
+    def norm_hash(self) -> str:
+        return self._get("norm", lambda: norm_hash(self.text))
+
+    @property
+    def blind_hash(self) -> str:
+        return self._get("blind", lambda: blind_hash(self.text, self.name))
+
+    @property
+    def structure_hash(self) -> str:
+        return self._get("struct", lambda: structure_hash(self.text))
+
+    @property
+    def sketch(self) -> list[int]:
+        return self._get("sketch", lambda: sketch(self.text))
+
+    @property
+    def token_count(self) -> int:
+        return self._get("ntok", lambda: token_count(self.text))
+
+
+class FileView:
+    """Immutable content of one file, with lazily derived structure."""
+
+    def __init__(self, language: str | None, source: bytes, digest: str | None = None) -> None:
+        self.language = language
+        self.source = source
+        self.hash = digest or content_hash(source)
+        self.lines = LineTable(source)
+        self.tree = None
+
+    @property
+    def line_count(self) -> int:
+        return self.lines.count
+
+    @cached_property
+    def symbols(self) -> list[SymbolView]:
+        if not self.language or not _languages.has_symbols(self.language):
+            return []
+        try:
+            self.tree = _languages.parse(self.language, self.source)
+            raw = _symbols.extract_symbols(self.language, self.tree)
+        except Exception:  # noqa: BLE001 - a grammar failure degrades to text-only anchoring
+            return []
+        src = self.source
+        return [
+            SymbolView(s, src[s.start_byte : s.end_byte].decode("utf-8", "replace"), i)
+            for i, s in enumerate(raw)
+        ]
+
+    @cached_property
+    def rows(self) -> list[str]:
+        """Stripped text of every row (the whitespace-blind view used for matching)."""
+        text = self.lines.source.decode("utf-8", "replace")
+        if text.startswith("\ufeff"):
+            text = text[1:]
+        rows = [r.strip() for r in text.split("\n")]
+        return rows[: self.lines.count]
+
+    @cached_property
+    def row_index(self) -> dict[str, list[int]]:
+        """Stripped non-blank row text -> rows where it occurs."""
+        index: dict[str, list[int]] = {}
+        for row, text in enumerate(self.rows):
+            if text:
+                index.setdefault(text, []).append(row)
+        return index
+
+    def text(self, first: int, last: int) -> str:
+        return self.lines.rows_text(first, last)
+
+    def innermost(self, first: int, last: int) -> SymbolView | None:
+        """The smallest symbol whose rows contain [first, last]."""
+        best = None
+        for sv in self.symbols:
+            if sv.first <= first and last <= sv.last:
+                if best is None or (sv.last - sv.first) <= (best.last - best.first):
+                    best = sv
+        return best
+
+
+_cache: OrderedDict[tuple[str | None, str], FileView] = OrderedDict()
+_cache_lock = Lock()
+
+
+def file_view(path: str, source: bytes, digest: str | None = None) -> FileView:
+    """The (cached) view of `source` as a file at `path`."""
+    language = _languages.language_for_path(path)
+    digest = digest or content_hash(source)
+    key = (language, digest)
+    with _cache_lock:
+        view = _cache.get(key)
+        if view is not None:
+            _cache.move_to_end(key)
+            return view
+    view = FileView(language, source, digest)
+    with _cache_lock:
+        _cache[key] = view
+        while len(_cache) > VIEW_CACHE_SIZE:
+            _cache.popitem(last=False)
+    return view
+
+
+def cached_view(path: str, digest: str) -> FileView | None:
+    with _cache_lock:
+        return _cache.get((_languages.language_for_path(path), digest))

@@ -1,0 +1,134 @@
+"""Content evidence: normalized hashes, identifier-blind structure, sketches, similarity.
+
+Everything here is deterministic across processes (no built-in `hash()`), so the
+values can be stored in an anchor and compared by a later run.
+"""
+
+from __future__ import annotations
+
+import zlib
+
+from rapidfuzz.distance import Indel
+
+from ._text import normalized, replace_identifier, short_hash, tokens
+
+SKETCH_SIZE = 32
+_GRAM = 3
+
+# Keywords of the common languages: kept verbatim by the structural hash so
+# `if` vs `for` still differ while every other identifier is blinded.
+KEYWORDS = frozenset(
+    """
+    abstract and as assert async await break case catch class const continue def default defer del
+    do elif else enum except export extends false final finally fn for from func function go goto
+    if impl implements import in instanceof interface is lambda let loop match mod move mut new nil
+    none not null or package pass private protected pub public raise range record return select
+    self static struct super switch synchronized this throw throws trait true try type typeof union
+    unsafe use var void where while with yield None True False chan map interface
+    """.split()
+)
+
+
+def norm_hash(text: str) -> str:
+    """Hash of the whitespace-blind text (re-indentation does not change it)."""
+    return short_hash(normalized(text))
+
+
+def blind_hash(text: str, name: str | None) -> str:
+    """norm_hash with the symbol's own simple name blinded: equal across a pure rename."""
+    if name:
+        text = replace_identifier(text, name, "\u2400")
+    return short_hash(normalized(text))
+
+
+def _shape(token: str) -> str:
+    first = token[0]
+    if first.isalpha() or first in "_$":
+        return token if token in KEYWORDS else "I"
+    if first.isdigit():
+        return "0"
+    if first in "\"'":
+        return "S"
+    return token
+
+
+def structure_hash(text: str) -> str:
+    """Identifier-blind hash: equal when only names (and literals) differ."""
+    return short_hash(" ".join(_shape(t) for t in tokens(text)))
+
+
+def token_count(text: str) -> int:
+    return len(tokens(text))
+
+
+def sketch(text: str, size: int = SKETCH_SIZE) -> list[int]:
+    """Bottom-k sketch of token trigrams: a compact, storable fingerprint."""
+    toks = tokens(text)
+    if len(toks) < _GRAM:
+        grams = {" ".join(toks)} if toks else set()
+    else:
+        grams = {" ".join(toks[i : i + _GRAM]) for i in range(len(toks) - _GRAM + 1)}
+    values = sorted({zlib.crc32(g.encode("utf-8", "surrogatepass")) for g in grams})
+    return values[:size]
+
+
+def sketch_similarity(a: list[int], b: list[int]) -> float:
+    """Estimated Jaccard similarity of the two trigram sets."""
+    if not a or not b:
+        return 0.0
+    size = min(len(a), len(b))
+    union = sorted(set(a) | set(b))[:size]
+    sa, sb = set(a), set(b)
+    both = sum(1 for v in union if v in sa and v in sb)
+    return both / len(union)
+
+
+def _lines(text: str) -> list[str]:
+    return [line.strip() for line in text.split("\n") if line.strip()]
+
+
+def similarity(a: str, b: str) -> float:
+    """max(line-level, token-level) normalized LCS similarity, in [0, 1]."""
+    if a == b:
+        return 1.0
+    by_line = Indel.normalized_similarity(_lines(a), _lines(b))
+    by_token = Indel.normalized_similarity(tokens(a), tokens(b))
+    return max(by_line, by_token)
+
+
+def blind_similarity(a: str, a_name: str | None, b: str, b_name: str | None) -> float:
+    """similarity() with each side's own name blinded (a rename costs nothing)."""
+    if a_name:
+        a = replace_identifier(a, a_name, "\u2400")
+    if b_name:
+        b = replace_identifier(b, b_name, "\u2400")
+    return similarity(a, b)
+
+
+def name_filter(names: list[str]) -> str:
+    """A small Bloom filter (hex) of names: 'was this name here before?' without storing them."""
+    distinct = sorted(set(names))
+    if not distinct:
+        return ""
+    nbits = max(64, 16 * len(distinct))
+    nbits += -nbits % 8
+    bits = bytearray(nbits // 8)
+    for name in distinct:
+        for pos in _bloom_positions(name, nbits):
+            bits[pos >> 3] |= 1 << (pos & 7)
+    return bits.hex()
+
+
+def in_name_filter(bloom: str, name: str) -> bool:
+    """True when `name` may be in the filter (false positives possible, no false negatives)."""
+    if not bloom:
+        return False
+    bits = bytes.fromhex(bloom)
+    nbits = len(bits) * 8
+    return all(bits[pos >> 3] & (1 << (pos & 7)) for pos in _bloom_positions(name, nbits))
+
+
+def _bloom_positions(name: str, nbits: int) -> list[int]:
+    digest = zlib.crc32(name.encode("utf-8", "surrogatepass"))
+    second = zlib.adler32(name.encode("utf-8", "surrogatepass")) | 1
+    return [(digest + i * second) % nbits for i in range(4)]

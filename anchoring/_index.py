@@ -1,0 +1,132 @@
+"""The workspace fingerprint index: where might code that left its file have gone?
+
+Pure and incremental: `update` is told every candidate file's content hash and
+reads only contents it has never seen. Symbols and their fingerprints are
+computed lazily per file (changed files first), cached per content hash, and
+posted into inverted maps (normalized hash, name-blind hash, sketch values).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from threading import RLock
+
+from ._fileview import FileView, SymbolView, file_view
+
+Posting = tuple[str, int]  # (path, symbol index in that file's view)
+
+
+class WorkspaceIndex:
+    def __init__(self) -> None:
+        self._hashes: dict[str, str] = {}
+        self._paths_by_hash: dict[str, set[str]] = {}
+        self._views: dict[str, FileView] = {}
+        self._changed: set[str] = set()
+        self._indexed: set[str] = set()
+        self._by_norm: dict[str, set[Posting]] = {}
+        self._by_blind: dict[str, set[Posting]] = {}
+        self._by_sketch: dict[int, set[Posting]] = {}
+        self._lock = RLock()
+
+    # -- maintenance ---------------------------------------------------------------
+
+    def update(self, files: Mapping[str, str], read: Callable[[str], bytes | None]) -> set[str]:
+        """Sync with the workspace (path -> content hash); returns the paths new or changed."""
+        with self._lock:
+            changed: set[str] = set()
+            for path in [p for p in self._hashes if p not in files]:
+                self._drop(path)
+            for path, digest in files.items():
+                if self._hashes.get(path) == digest:
+                    continue
+                view = self._view_for(path, digest, read)
+                if view is None:
+                    self._drop(path)
+                    continue
+                self._drop(path)
+                self._hashes[path] = digest
+                self._paths_by_hash.setdefault(digest, set()).add(path)
+                self._views[path] = view
+                changed.add(path)
+            self._changed = changed
+            return set(changed)
+
+    def _view_for(self, path: str, digest: str, read: Callable[[str], bytes | None]) -> FileView | None:
+        # A content already held under another path (a copy, a revert) needs no read.
+        for other in sorted(self._paths_by_hash.get(digest, ())):
+            return file_view(path, self._views[other].source, digest)
+        source = read(path)
+        return None if source is None else file_view(path, source, digest)
+
+    def _drop(self, path: str) -> None:
+        digest = self._hashes.pop(path, None)
+        if digest is not None:
+            _discard(self._paths_by_hash, digest, path)
+        view = self._views.pop(path, None)
+        if path in self._indexed and view is not None:
+            for sv in view.symbols:
+                posting = (path, sv.index)
+                _discard(self._by_norm, sv.norm_hash, posting)
+                _discard(self._by_blind, sv.blind_hash, posting)
+                for value in sv.sketch:
+                    _discard(self._by_sketch, value, posting)
+        self._indexed.discard(path)
+
+    def _ensure_indexed(self, paths: Iterable[str]) -> None:
+        for path in paths:
+            if path in self._indexed or path not in self._views:
+                continue
+            for sv in self._views[path].symbols:
+                posting = (path, sv.index)
+                self._by_norm.setdefault(sv.norm_hash, set()).add(posting)
+                self._by_blind.setdefault(sv.blind_hash, set()).add(posting)
+                for value in sv.sketch:
+                    self._by_sketch.setdefault(value, set()).add(posting)
+            self._indexed.add(path)
+
+    # -- queries -------------------------------------------------------------------
+
+    @property
+    def changed(self) -> set[str]:
+        return set(self._changed)
+
+    @property
+    def paths(self) -> list[str]:
+        return sorted(self._hashes)
+
+    def view(self, path: str) -> FileView | None:
+        return self._views.get(path)
+
+    def scope(self, everywhere: bool) -> list[str]:
+        """Files searched for moved code: the changed ones, or the whole workspace."""
+        return sorted(self._hashes) if everywhere else sorted(self._changed)
+
+    def symbols_with_hash(self, digest: str, blind: bool, paths: list[str]) -> list[tuple[str, SymbolView]]:
+        with self._lock:
+            self._ensure_indexed(paths)
+            table = self._by_blind if blind else self._by_norm
+            wanted = set(paths)
+            hits = sorted(p for p in table.get(digest, ()) if p[0] in wanted)
+            return [(path, self._views[path].symbols[i]) for path, i in hits]
+
+    def similar_symbols(self, fingerprint: list[int], paths: list[str], min_shared: int = 4,
+                        ) -> list[tuple[str, SymbolView, int]]:
+        """Symbols sharing at least `min_shared` sketch values, most shared first."""
+        with self._lock:
+            self._ensure_indexed(paths)
+            wanted = set(paths)
+            counts: dict[Posting, int] = {}
+            for value in fingerprint:
+                for posting in self._by_sketch.get(value, ()):
+                    if posting[0] in wanted:
+                        counts[posting] = counts.get(posting, 0) + 1
+            ranked = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+            return [(p, self._views[p].symbols[i], c) for (p, i), c in ranked if c >= min_shared]
+
+
+def _discard(table: dict, key, posting) -> None:
+    bucket = table.get(key)
+    if bucket is not None:
+        bucket.discard(posting)
+        if not bucket:
+            del table[key]

@@ -1,0 +1,215 @@
+"""Language registry: path -> language name, plus lazily built parsers and queries.
+
+Importing this module is cheap on purpose: tree_sitter_language_pack loads
+~150 grammars' bindings, so it is imported only inside the functions that
+need it. Parsers are cached per thread (a tree_sitter.Parser is not safe to
+share between threads); compiled queries are shared, since running a query
+only reads it.
+
+Each ``queries/<language>.scm`` holds definition patterns (``@name`` +
+``@definition.<kind>``, optional ``@scope``) and complexity patterns
+(``@branch``). They are compiled twice into two disjoint queries so symbol
+extraction never pays for the branch patterns and vice versa.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import threading
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import tree_sitter
+
+QUERIES_DIR = Path(__file__).parent / "queries"
+
+# Extension (lower-case, with dot) -> language name as the pack spells it.
+EXTENSIONS: dict[str, str] = {
+    # the big ones
+    ".py": "python", ".pyi": "python", ".pyw": "python",
+    ".js": "javascript", ".mjs": "javascript", ".cjs": "javascript", ".jsx": "javascript",
+    ".ts": "typescript", ".mts": "typescript", ".cts": "typescript",
+    ".tsx": "tsx",
+    ".go": "go",
+    ".rs": "rust",
+    ".java": "java",
+    ".c": "c", ".h": "c",
+    ".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp", ".c++": "cpp", ".hpp": "cpp", ".hh": "cpp",
+    ".hxx": "cpp", ".h++": "cpp", ".ipp": "cpp", ".tpp": "cpp", ".inl": "cpp",
+    ".cs": "csharp",
+    ".rb": "ruby", ".rake": "ruby", ".gemspec": "ruby", ".ru": "ruby",
+    ".php": "php", ".phtml": "php",
+    ".kt": "kotlin", ".kts": "kotlin",
+    ".swift": "swift",
+    ".scala": "scala", ".sc": "scala",
+    ".sh": "bash", ".bash": "bash", ".zsh": "bash",
+    ".md": "markdown", ".markdown": "markdown", ".mdx": "markdown",
+    # everything else the pack ships with a recognisable extension
+    ".as": "actionscript", ".adb": "ada", ".ads": "ada", ".agda": "agda",
+    ".cls": "apex", ".trigger": "apex", ".ino": "arduino",
+    ".asm": "asm", ".s": "asm", ".astro": "astro", ".beancount": "beancount",
+    ".bib": "bibtex", ".bicep": "bicep", ".bb": "bitbake", ".bbappend": "bitbake", ".bbclass": "bitbake",
+    ".bsl": "bsl", ".cairo": "cairo", ".capnp": "capnp", ".chatito": "chatito", ".clar": "clarity",
+    ".clj": "clojure", ".cljs": "clojure", ".cljc": "clojure", ".edn": "clojure",
+    ".cmake": "cmake", ".cob": "cobol", ".cbl": "cobol",
+    ".lisp": "commonlisp", ".lsp": "commonlisp", ".cl": "commonlisp", ".asd": "commonlisp",
+    ".cpon": "cpon", ".css": "css", ".csv": "csv", ".cu": "cuda", ".cuh": "cuda",
+    ".d": "d", ".dart": "dart", ".dockerfile": "dockerfile", ".dtd": "dtd",
+    ".el": "elisp", ".ex": "elixir", ".exs": "elixir", ".elm": "elm",
+    ".erb": "embeddedtemplate", ".ejs": "embeddedtemplate",
+    ".erl": "erlang", ".hrl": "erlang", ".fnl": "fennel", ".fir": "firrtl", ".fish": "fish",
+    ".f": "fortran", ".f90": "fortran", ".f95": "fortran", ".f03": "fortran", ".f08": "fortran", ".for": "fortran",
+    ".fs": "fsharp", ".fsx": "fsharp", ".fsi": "fsharp_signature", ".fc": "func",
+    ".gd": "gdscript", ".gleam": "gleam",
+    ".glsl": "glsl", ".vert": "glsl", ".frag": "glsl", ".geom": "glsl", ".comp": "glsl",
+    ".gn": "gn", ".gni": "gn", ".graphql": "graphql", ".gql": "graphql",
+    ".groovy": "groovy", ".gradle": "groovy", ".gvy": "groovy",
+    ".hack": "hack", ".ha": "hare", ".hs": "haskell", ".lhs": "haskell",
+    ".hx": "haxe", ".hcl": "hcl", ".heex": "heex", ".hlsl": "hlsl", ".fx": "hlsl",
+    ".html": "html", ".htm": "html", ".ini": "ini", ".cfg": "ini", ".ispc": "ispc", ".janet": "janet",
+    ".json": "json", ".jsonc": "json", ".json5": "json",
+    ".jsonnet": "jsonnet", ".libsonnet": "jsonnet", ".jl": "julia", ".kdl": "kdl",
+    ".tex": "latex", ".sty": "latex", ".ld": "linkerscript", ".ll": "llvm",
+    ".lua": "lua", ".luau": "luau", ".mk": "make", ".mak": "make",
+    ".m": "objc", ".mermaid": "mermaid", ".mmd": "mermaid",
+    ".nim": "nim", ".nims": "nim", ".ninja": "ninja", ".nix": "nix", ".nqc": "nqc",
+    ".mm": "objc", ".mat": "matlab", ".ml": "ocaml", ".mli": "ocaml_interface", ".odin": "odin", ".org": "org",
+    ".pas": "pascal", ".pp": "puppet", ".dpr": "pascal", ".pem": "pem", ".crt": "pem",
+    ".pl": "perl", ".pm": "perl", ".t": "perl", ".pgn": "pgn", ".po": "po", ".pot": "po",
+    ".pony": "pony", ".ps1": "powershell", ".psm1": "powershell", ".psd1": "powershell",
+    ".prisma": "prisma", ".properties": "properties", ".proto": "proto", ".psv": "psv",
+    ".purs": "purescript", ".qml": "qmljs", ".scm": "scheme",
+    ".r": "r", ".rkt": "racket", ".re": "re2c", ".rego": "rego", ".ron": "ron", ".rst": "rst",
+    ".ss": "scheme", ".sld": "scheme", ".scss": "scss", ".smali": "smali", ".smithy": "smithy",
+    ".sol": "solidity", ".rq": "sparql", ".sparql": "sparql", ".sql": "sql", ".nut": "squirrel",
+    ".star": "starlark", ".bzl": "starlark", ".bazel": "starlark", ".svelte": "svelte", ".td": "tablegen",
+    ".tcl": "tcl", ".tf": "terraform", ".tfvars": "terraform", ".thrift": "thrift",
+    ".toml": "toml", ".tsv": "tsv", ".twig": "twig", ".typ": "typst",
+    ".rules": "udev", ".ungram": "ungrammar", ".tal": "uxntal", ".v": "verilog", ".vv": "v",
+    ".sv": "verilog", ".svh": "verilog", ".vh": "verilog", ".vhd": "vhdl", ".vhdl": "vhdl",
+    ".vim": "vim", ".vue": "vue", ".wast": "wast", ".wat": "wat", ".wgsl": "wgsl",
+    ".xml": "xml", ".xsd": "xml", ".xsl": "xml", ".svg": "xml", ".plist": "xml", ".csproj": "xml",
+    ".yaml": "yaml", ".yml": "yaml", ".yuck": "yuck", ".zig": "zig", ".zon": "zig", ".magik": "magik",
+}
+
+# Whole file names (exact, then lower-cased) that carry no telling extension.
+FILENAMES: dict[str, str] = {
+    "Dockerfile": "dockerfile", "Containerfile": "dockerfile",
+    "Makefile": "make", "makefile": "make", "GNUmakefile": "make",
+    "CMakeLists.txt": "cmake", "go.mod": "gomod", "go.sum": "gosum",
+    ".gitignore": "gitignore", ".dockerignore": "gitignore", ".gitattributes": "gitattributes",
+    "COMMIT_EDITMSG": "gitcommit", "meson.build": "meson", "meson_options.txt": "meson",
+    "BUILD": "starlark", "WORKSPACE": "starlark", "BUCK": "starlark", "Tiltfile": "starlark",
+    "Gemfile": "ruby", "Rakefile": "ruby", "Podfile": "ruby", "Vagrantfile": "ruby", "Brewfile": "ruby",
+    "Jenkinsfile": "groovy", "Kconfig": "kconfig", "requirements.txt": "requirements",
+    "MANIFEST.in": "pymanifest", "qmldir": "qmldir", ".inputrc": "readline", "XCompose": "xcompose",
+    ".bashrc": "bash", ".bash_profile": "bash", ".profile": "bash", ".zshrc": "bash",
+    "PKGBUILD": "bash", "APKBUILD": "bash", "justfile": "make",
+}
+
+
+def language_for_path(path: str) -> str | None:
+    """Language name for a file path, or None (the caller falls back to text-only anchoring)."""
+    name = os.path.basename(path.replace("\\", "/"))
+    lang = FILENAMES.get(name) or FILENAMES.get(name.lower())
+    if lang:
+        return lang
+    if name.startswith("Dockerfile.") or name.endswith(".Dockerfile"):
+        return "dockerfile"
+    if name.startswith("requirements") and name.endswith(".txt"):
+        return "requirements"
+    _, ext = os.path.splitext(name)
+    return EXTENSIONS.get(ext.lower()) if ext else None
+
+
+def query_path(language: str) -> Path:
+    return QUERIES_DIR / f"{language}.scm"
+
+
+@cache
+def has_symbols(language: str) -> bool:
+    """True when a definitions query exists for the language."""
+    return query_path(language).is_file()
+
+
+_local = threading.local()
+
+
+def get_parser(language: str) -> tree_sitter.Parser:
+    parsers = getattr(_local, "parsers", None)
+    if parsers is None:
+        parsers = _local.parsers = {}
+    parser = parsers.get(language)
+    if parser is None:
+        from tree_sitter_language_pack import get_parser as _pack_parser
+
+        parser = parsers[language] = _pack_parser(language)
+    return parser
+
+
+def parse(language: str, source: bytes, old_tree: tree_sitter.Tree | None = None) -> tree_sitter.Tree:
+    """Parse source; pass old_tree (already .edit()-ed) for an incremental parse."""
+    parser = get_parser(language)
+    return parser.parse(source, old_tree) if old_tree is not None else parser.parse(source)
+
+
+_lock = threading.Lock()
+_COMMENT = re.compile(r"^\s*;.*$", re.MULTILINE)
+
+
+@cache
+def _compile(language: str, part: str) -> tree_sitter.Query | None:
+    """Compile the language's .scm keeping only the patterns of one part.
+
+    part "definitions": patterns with a @definition.* capture;
+    part "branches": patterns with a @branch capture.
+    """
+    if part not in ("definitions", "branches"):
+        raise ValueError(f"unknown query part {part!r}")
+    if not has_symbols(language):
+        return None
+    import tree_sitter
+    from tree_sitter_language_pack import get_language
+
+    text = _query_source(language)
+    query = tree_sitter.Query(get_language(language), text)
+    # Capture membership is read from each pattern's own source text:
+    # Query.capture_quantifier raises for captures a pattern lacks (0.26).
+    marker = re.compile(r"@definition\." if part == "definitions" else r"@branch\b")
+    raw = text.encode("utf-8")
+    kept = 0
+    for index in range(query.pattern_count):
+        chunk = raw[query.start_byte_for_pattern(index) : query.end_byte_for_pattern(index)]
+        if marker.search(_COMMENT.sub("", chunk.decode("utf-8"))):
+            kept += 1
+        else:
+            query.disable_pattern(index)
+    return query if kept else None
+
+
+_INHERITS = re.compile(r"^;\s*inherits:\s*(.+)$", re.MULTILINE)
+
+
+def _query_source(language: str, seen: frozenset[str] = frozenset()) -> str:
+    """The .scm text, prefixed by the files named in `; inherits: a, b` lines."""
+    text = query_path(language).read_text("utf-8")
+    parts = []
+    for line in _INHERITS.finditer(text):
+        for parent in (p.strip() for p in line.group(1).split(",")):
+            if parent and parent not in seen:
+                parts.append(_query_source(parent, seen | {language}))
+    return "\n".join([*parts, text])
+
+
+def get_query(language: str, part: str = "definitions") -> tree_sitter.Query | None:
+    """The compiled definitions query (or, with part="branches", the @branch query); None if absent."""
+    with _lock:  # functools.cache may otherwise compile the same query twice under threads
+        return _compile(language, part)
+
+
+def available_queries() -> list[str]:
+    """Languages that have a .scm (used by tests to parametrize)."""
+    return sorted(p.stem for p in QUERIES_DIR.glob("*.scm"))

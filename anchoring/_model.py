@@ -1,0 +1,248 @@
+"""The thread model: threads, comments, decisions, history, and their wire/storage dicts.
+
+A thread is stored as one JSON document (see limpet.server's store) and sent on the wire in
+the contract's flat shape (`Thread.to_wire`). Both are produced here so no door re-spells
+a field. Positions come from the thread's `Anchor`, which the engine owns.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal
+
+from ._anchor import Anchor
+
+__all__ = [
+    "AUTHOR_TYPES",
+    "HEALTHS",
+    "MAX_BODY",
+    "SCHEMA_VERSION",
+    "STATUSES",
+    "TAGS",
+    "THREAD_ID_PATTERN",
+    "Comment",
+    "Decision",
+    "HistoryEvent",
+    "Snapshot",
+    "Thread",
+    "is_thread_id",
+]
+
+SCHEMA_VERSION = 1
+TAGS = ("TODO", "FIXME", "NOTE", "STAR", "QUESTION")
+STATUSES = ("open", "resolved", "wontfix")
+HEALTHS = ("anchored", "drifted", "orphaned")
+AUTHOR_TYPES = ("human", "agent")
+THREAD_ID_PATTERN = re.compile(r"^c_\d+$")
+MAX_BODY = 10_000
+
+Tag = Literal["TODO", "FIXME", "NOTE", "STAR", "QUESTION"]
+Status = Literal["open", "resolved", "wontfix"]
+Health = Literal["anchored", "drifted", "orphaned"]
+AuthorType = Literal["human", "agent"]
+
+
+def is_thread_id(value: object) -> bool:
+    return isinstance(value, str) and THREAD_ID_PATTERN.fullmatch(value) is not None
+
+
+@dataclass(frozen=True, slots=True)
+class Comment:
+    id: str
+    body: str
+    author: str
+    author_type: str
+    created_at: str
+    edited_at: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "body": self.body,
+            "author": self.author,
+            "author_type": self.author_type,
+            "created_at": self.created_at,
+            "edited_at": self.edited_at,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Comment:
+        return cls(
+            id=d["id"],
+            body=d["body"],
+            author=d["author"],
+            author_type=d["author_type"],
+            created_at=d["created_at"],
+            edited_at=d.get("edited_at"),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    summary: str
+    decider: str
+    decided_at: str
+    status: str = "resolved"  # resolved or wontfix: what the decision closed the thread as
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "summary": self.summary,
+            "decider": self.decider,
+            "decided_at": self.decided_at,
+            "status": self.status,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Decision:
+        return cls(d["summary"], d["decider"], d["decided_at"], d.get("status", "resolved"))
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryEvent:
+    """One thing that happened to a thread. Reopening appends; nothing is erased."""
+
+    at: str
+    event: str  # created, replied, edited, resolved, reopened, moved, reanchored, imported
+    by: str | None = None
+    details: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"at": self.at, "event": self.event, "by": self.by, "details": dict(self.details)}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> HistoryEvent:
+        return cls(d["at"], d["event"], d.get("by"), dict(d.get("details") or {}))
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """The anchored code at a moment (creation, resolution): what review-pairs exports need."""
+
+    at: str
+    file: str
+    line_start: int
+    line_end: int
+    text: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "at": self.at,
+            "file": self.file,
+            "line_start": self.line_start,
+            "line_end": self.line_end,
+            "text": self.text,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Snapshot:
+        return cls(d["at"], d["file"], d["line_start"], d["line_end"], d["text"])
+
+
+@dataclass(frozen=True, slots=True)
+class Thread:
+    id: str
+    anchor: Anchor
+    health: str
+    status: str
+    tag: str
+    author: str
+    author_type: str
+    created_at: str
+    updated_at: str
+    comments: tuple[Comment, ...]
+    ai_meta: dict[str, Any] | None = None
+    resolved_at: str | None = None
+    decision: Decision | None = None
+    anchor_method: str = "created"
+    anchor_confidence: float = 1.0
+    history: tuple[HistoryEvent, ...] = ()
+    snapshots: dict[str, Snapshot] = field(default_factory=dict)
+
+    @property
+    def file(self) -> str:
+        return self.anchor.file
+
+    @property
+    def body(self) -> str:
+        return self.comments[0].body if self.comments else ""
+
+    def evolve(self, **changes: Any) -> Thread:
+        return replace(self, **changes)
+
+    # -- storage -------------------------------------------------------------------------
+    def to_record(self) -> dict[str, Any]:
+        """The stored document: full fidelity, deterministic (callers dump with sorted keys)."""
+        return {
+            "schema": SCHEMA_VERSION,
+            "id": self.id,
+            "anchor": self.anchor.to_dict(),
+            "health": self.health,
+            "anchor_method": self.anchor_method,
+            "anchor_confidence": round(float(self.anchor_confidence), 4),
+            "status": self.status,
+            "tag": self.tag,
+            "author": self.author,
+            "author_type": self.author_type,
+            "ai_meta": self.ai_meta,
+            "created_at": self.created_at,
+            "updated_at": self.updated_at,
+            "resolved_at": self.resolved_at,
+            "decision": self.decision.to_dict() if self.decision else None,
+            "comments": [c.to_dict() for c in self.comments],
+            "history": [h.to_dict() for h in self.history],
+            "snapshots": {k: v.to_dict() for k, v in sorted(self.snapshots.items())},
+        }
+
+    @classmethod
+    def from_record(cls, d: dict[str, Any]) -> Thread:
+        return cls(
+            id=d["id"],
+            anchor=Anchor.from_dict(d["anchor"]),
+            health=d["health"],
+            status=d["status"],
+            tag=d["tag"],
+            author=d["author"],
+            author_type=d["author_type"],
+            created_at=d["created_at"],
+            updated_at=d.get("updated_at", d["created_at"]),
+            comments=tuple(Comment.from_dict(c) for c in d["comments"]),
+            ai_meta=d.get("ai_meta"),
+            resolved_at=d.get("resolved_at"),
+            decision=Decision.from_dict(d["decision"]) if d.get("decision") else None,
+            anchor_method=d.get("anchor_method", "created"),
+            anchor_confidence=float(d.get("anchor_confidence", 1.0)),
+            history=tuple(HistoryEvent.from_dict(h) for h in d.get("history", ())),
+            snapshots={k: Snapshot.from_dict(v) for k, v in (d.get("snapshots") or {}).items()},
+        )
+
+    # -- wire ----------------------------------------------------------------------------
+    def to_wire(self) -> dict[str, Any]:
+        """The contract's thread JSON (flat), plus extras (anchor method/confidence, history)."""
+        a = self.anchor
+        return {
+            "id": self.id,
+            "file": a.file,
+            "line_start": a.line_start,
+            "line_end": a.line_end,
+            "start_character": a.start_character,
+            "end_character": a.end_character,
+            "symbol": a.symbol,
+            "symbol_kind": a.symbol_kind,
+            "selected_text": a.selected_text,
+            "health": self.health,
+            "status": self.status,
+            "tag": self.tag,
+            "author": self.author,
+            "author_type": self.author_type,
+            "ai_meta": self.ai_meta,
+            "created_at": self.created_at,
+            "updated_at": self.updated_at,
+            "resolved_at": self.resolved_at,
+            "decision": self.decision.to_dict() if self.decision else None,
+            "anchor_method": self.anchor_method,
+            "anchor_confidence": round(float(self.anchor_confidence), 4),
+            "comment_count": len(self.comments),
+            "comments": [c.to_dict() for c in self.comments],
+            "history": [h.to_dict() for h in self.history],
+        }

@@ -1,0 +1,104 @@
+"""Re-anchoring: find a thread's code again after edits, or say it is orphaned.
+
+The cascade, first acceptance wins (each step accepts only a unique best
+candidate with a margin over the runner-up):
+
+    unchanged  content hash equal: nothing to do, no parse
+    exact      the anchored lines (whitespace-blind) occur in the file
+    symbol     the same qualified symbol; whole-symbol anchors take its new
+               range, line anchors are located inside it
+    renamed    same scope and kind under a new name (name-blind hash or
+               similarity), or the same name under a renamed scope
+    moved      the symbol (or a substantial quote) in another workspace file
+    fuzzy      similar text in the same file (long quotes or matching context)
+    orphaned   nothing convincing: the thread keeps its last anchor
+
+Health follows the contract: `anchored` when the anchored text equals the text
+the thread was written on (trailing spaces and line endings aside), `drifted`
+when found but changed, `orphaned` when gone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from threading import Lock
+
+from ._anchor import Anchor, anchor_from_view
+from ._fileview import file_view
+from ._index import WorkspaceIndex
+from ._steps_local import Hit, exact_step, fuzzy_step, renamed_step, symbol_step
+from ._steps_moved import moved_step
+from ._text import content_hash
+
+__all__ = ["METHODS", "Relocation", "reanchor"]
+
+METHODS = ("unchanged", "exact", "symbol", "renamed", "moved", "fuzzy", "orphaned")
+WEAK_SYMBOL_MATCH = 0.5  # below this, an identical copy elsewhere beats the same name
+
+
+@dataclass(frozen=True)
+class Relocation:
+    anchor: Anchor  # where the thread points now (the old anchor when orphaned)
+    health: str  # anchored | drifted | orphaned
+    method: str  # one of METHODS
+    confidence: float  # 0..1
+
+
+def reanchor(anchor: Anchor, source: bytes | None, index: WorkspaceIndex | None = None) -> Relocation:
+    """Where is the anchor's code in `source` (the current bytes of anchor.file; None if gone)?"""
+    if source is not None and source_hash(source) == anchor.content_hash:
+        return Relocation(anchor, _health(anchor, anchor.text_hash), "unchanged", 1.0)
+    hit = find(anchor, source, index)
+    if hit is None:
+        return Relocation(anchor, "orphaned", "orphaned", 0.0)
+    origin = anchor.origin_hash or anchor.text_hash
+    new = anchor_from_view(hit.file, hit.view, hit.first, hit.last,
+                           anchor.start_character, anchor.end_character, origin_hash=origin)
+    return Relocation(new, _health(new, new.text_hash), hit.method, hit.confidence)
+
+
+def find(anchor: Anchor, source: bytes | None, index: WorkspaceIndex | None) -> Hit | None:
+    """Run the cascade; None means orphaned."""
+    if source is None:
+        return moved_step(anchor, index)
+    view = file_view(anchor.file, source, source_hash(source))
+    hit = exact_step(anchor, view)
+    if hit is not None:
+        return hit
+    hit, sim, symbol_exists = symbol_step(anchor, view)
+    if hit is not None:
+        if sim < WEAK_SYMBOL_MATCH and anchor.position == "symbol":
+            moved = moved_step(anchor, index)
+            if moved is not None and moved.confidence >= 0.95:
+                return moved  # an identical copy elsewhere says more than a rewritten namesake
+        return hit
+    if not symbol_exists:
+        hit = renamed_step(anchor, view)
+        if hit is not None:
+            return hit
+    hit = moved_step(anchor, index)
+    if hit is not None:
+        return hit
+    return fuzzy_step(anchor, view)
+
+
+def _health(anchor: Anchor, current_text_hash: str) -> str:
+    origin = anchor.origin_hash or anchor.text_hash
+    return "anchored" if current_text_hash == origin else "drifted"
+
+
+_last_hash: tuple[bytes, str] | None = None
+_hash_lock = Lock()
+
+
+def source_hash(source: bytes) -> str:
+    """content_hash, memoized for the same bytes object (a reconcile passes one per file)."""
+    global _last_hash
+    with _hash_lock:
+        memo = _last_hash
+    if memo is not None and memo[0] is source:
+        return memo[1]
+    digest = content_hash(source)
+    with _hash_lock:
+        _last_hash = (source, digest)
+    return digest

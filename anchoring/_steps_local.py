@@ -1,0 +1,145 @@
+"""Cascade steps inside the anchor's own file: exact text, same symbol, renamed, fuzzy.
+
+Each step returns a Hit only for a unique best candidate with a margin over
+the runner-up; closeness to the old position breaks exact ties, never more.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ._anchor import Anchor
+from ._fileview import FileView, SymbolView
+from ._fingerprint import in_name_filter
+from ._locate import (
+    FUZZY_MIN_CHARS,
+    SHORT_QUOTE_CHARS,
+    context_similarity,
+    exact_occurrences,
+    fuzzy_windows,
+    quote_rows,
+    quote_weight,
+)
+from ._mapping import kinds_compatible, map_into_symbol, symbol_similarity
+
+MARGIN = 0.1
+RENAME_MIN = 0.75  # name-blind similarity for a renamed (and edited) symbol
+RENAME_MIN_SMALL = 0.85  # ... when the symbol has few tokens
+REPARENT_MIN = 0.6  # same simple name, enclosing scope renamed or changed
+SMALL_SYMBOL_TOKENS = 40
+FUZZY_MIN = 0.75
+FUZZY_MIN_SYMBOL = 0.8
+FUZZY_MIN_WITH_CONTEXT = 0.6
+
+
+@dataclass(frozen=True)
+class Hit:
+    file: str
+    view: FileView
+    first: int
+    last: int
+    method: str
+    confidence: float
+
+
+def exact_step(anchor: Anchor, view: FileView) -> Hit | None:
+    rows = quote_rows(anchor.selected_text)
+    found = exact_occurrences(view, rows)
+    if not found:
+        return None
+    span = len(rows)
+    weight = quote_weight(rows)
+    scored = []
+    for start in found:
+        ctx = context_similarity(view, start, start + span - 1, anchor.prefix, anchor.suffix)
+        inner = view.innermost(start, start + span - 1) if anchor.symbol else None
+        same_symbol = 1.0 if inner is not None and inner.qualified_name == anchor.symbol else 0.0
+        scored.append((round(0.5 * ctx + 0.5 * same_symbol, 2), ctx, same_symbol, start))
+    # Equal evidence: the occurrence nearest the old position wins (a tie-break only).
+    scored.sort(key=lambda t: (-t[0], abs(t[3] - (anchor.line_start - 1)), t[3]))
+    best = scored[0]
+    if weight < SHORT_QUOTE_CHARS and best[1] < 0.5 and best[2] == 0.0:
+        return None  # a short quote alone is weak evidence
+    if len(scored) > 1 and best[0] - scored[1][0] < MARGIN and weight < SHORT_QUOTE_CHARS:
+        return None
+    confidence = 1.0 if len(scored) == 1 else 0.8 + 0.2 * min(1.0, best[0] - scored[1][0] + 0.5)
+    return Hit(anchor.file, view, best[3], best[3] + span - 1, "exact", round(min(confidence, 1.0), 4))
+
+
+def symbol_step(anchor: Anchor, view: FileView) -> tuple[Hit | None, float, bool]:
+    """Same qualified name. Returns (hit, similarity, symbol_exists)."""
+    if not anchor.symbol:
+        return None, 0.0, False
+    cands = [sv for sv in view.symbols
+             if sv.qualified_name == anchor.symbol and kinds_compatible(anchor.symbol_kind, sv.kind)]
+    if not cands:
+        return None, 0.0, False
+    scored = sorted(((symbol_similarity(anchor, sv), sv) for sv in cands),
+                    key=lambda t: (-t[0], abs(t[1].first - _old_symbol_row(anchor))))
+    sim, best = scored[0]
+    if len(scored) > 1 and sim - scored[1][0] < 0.02:
+        pass  # overloads with equal evidence: the nearest one (tie-break above)
+    rows = map_into_symbol(anchor, view, best)
+    if rows is None:
+        return None, sim, True
+    confidence = 0.6 + 0.4 * sim
+    return Hit(anchor.file, view, rows[0], rows[1], "symbol", round(confidence, 4)), sim, True
+
+
+def renamed_step(anchor: Anchor, view: FileView) -> Hit | None:
+    """Renamed in place (same scope and kind), or same name under a renamed scope."""
+    if not anchor.symbol or not anchor.symbol_name:
+        return None
+    parent = anchor.symbol[: len(anchor.symbol) - len(anchor.symbol_name) - 1]
+    renamed, reparented = [], []
+    for sv in view.symbols:
+        if sv.qualified_name == anchor.symbol or not kinds_compatible(anchor.symbol_kind, sv.kind):
+            continue
+        if sv.name == anchor.symbol_name:
+            reparented.append(sv)
+        elif sv.parent_name == parent and not in_name_filter(anchor.sibling_names, sv.name):
+            renamed.append(sv)
+    small = anchor.symbol_tokens < SMALL_SYMBOL_TOKENS
+    hit = _best(anchor, view, renamed, RENAME_MIN_SMALL if small else RENAME_MIN, blind=True)
+    if hit is None:
+        hit = _best(anchor, view, reparented, RENAME_MIN_SMALL if small else REPARENT_MIN, blind=False)
+    return hit
+
+
+def _best(anchor: Anchor, view: FileView, cands: list[SymbolView], threshold: float, blind: bool) -> Hit | None:
+    if not cands:
+        return None
+    scored = sorted(((symbol_similarity(anchor, sv, blind=blind), sv) for sv in cands),
+                    key=lambda t: (-t[0], t[1].first))
+    sim, best = scored[0]
+    if sim < threshold:
+        return None
+    if len(scored) > 1 and sim - scored[1][0] < MARGIN:
+        return None
+    rows = map_into_symbol(anchor, view, best)
+    if rows is None:
+        return None
+    return Hit(anchor.file, view, rows[0], rows[1], "renamed", round(0.5 + 0.45 * sim, 4))
+
+
+def fuzzy_step(anchor: Anchor, view: FileView) -> Hit | None:
+    """Fuzzy text in the same file: long quotes, or shorter ones whose context matches."""
+    rows = quote_rows(anchor.selected_text)
+    weight = quote_weight(rows)
+    windows = fuzzy_windows(view, anchor.selected_text)
+    if not windows:
+        return None
+    score, first, last = windows[0]
+    ctx = context_similarity(view, first, last, anchor.prefix, anchor.suffix)
+    threshold = FUZZY_MIN_SYMBOL if anchor.position == "symbol" else FUZZY_MIN
+    if weight < FUZZY_MIN_CHARS or score < threshold:
+        if not (ctx >= 0.8 and score >= FUZZY_MIN_WITH_CONTEXT and weight >= SHORT_QUOTE_CHARS):
+            return None
+    rivals = [w for w in windows[1:] if w[2] < first or w[1] > last]
+    if rivals and score - rivals[0][0] < MARGIN:
+        return None
+    return Hit(anchor.file, view, first, last, "fuzzy", round(0.4 + 0.5 * score, 4))
+
+
+def _old_symbol_row(anchor: Anchor) -> int:
+    return (anchor.symbol_start or anchor.line_start) - 1

@@ -1,0 +1,110 @@
+"""Cascade step: code moved to another file of the workspace (stricter than in-file steps).
+
+Order: the symbol's normalized hash, then its name-blind hash (moved and
+renamed), then the exact anchored lines, then fingerprint similarity. Changed
+files are searched first; the rest of the workspace only for exact evidence.
+"""
+
+from __future__ import annotations
+
+from ._anchor import Anchor
+from ._index import WorkspaceIndex
+from ._locate import context_similarity, exact_occurrences, quote_rows, quote_weight
+from ._mapping import kinds_compatible, map_into_symbol, symbol_similarity
+from ._steps_local import MARGIN, Hit
+
+MOVED_MIN = 0.85  # similarity for an edited symbol found in another file
+MOVED_MIN_SAME_NAME = 0.75
+SKETCH_MIN = 0.7
+SKETCH_MIN_SAME_NAME = 0.55
+MOVED_MIN_TOKENS = 20  # smaller symbols move only when their text is identical
+BLIND_MIN_TOKENS = 20
+LINES_MIN_CHARS = 60  # a non-symbol quote found elsewhere must be this substantial
+CANDIDATES_CHECKED = 12
+
+
+def moved_step(anchor: Anchor, index: WorkspaceIndex | None) -> Hit | None:
+    if index is None:
+        return None
+    for everywhere in (False, True):
+        paths = [p for p in index.scope(everywhere) if p != anchor.file]
+        if not paths:
+            continue
+        hit = _by_hash(anchor, index, paths, blind=False)
+        if hit is None and anchor.symbol_tokens >= BLIND_MIN_TOKENS:
+            hit = _by_hash(anchor, index, paths, blind=True)
+        if hit is None and not anchor.symbol_hash:
+            hit = _by_lines(anchor, index, paths)
+        if hit is None and not everywhere:
+            hit = _by_similarity(anchor, index, paths)
+        if hit is not None:
+            return hit
+    return None
+
+
+def _by_hash(anchor: Anchor, index: WorkspaceIndex, paths: list[str], blind: bool) -> Hit | None:
+    digest = anchor.blind_hash if blind else anchor.symbol_hash
+    if not digest:
+        return None
+    hits = [(p, sv) for p, sv in index.symbols_with_hash(digest, blind, paths)
+            if kinds_compatible(anchor.symbol_kind, sv.kind)]
+    if not hits:
+        return None
+    if len(hits) > 1:
+        # Several identical copies: only a name or context that singles one out will do.
+        named = [h for h in hits if h[1].name == anchor.symbol_name]
+        hits = named if len(named) == 1 else _by_context(anchor, index, hits)
+        if len(hits) != 1:
+            return None
+    path, sv = hits[0]
+    view = index.view(path)
+    rows = map_into_symbol(anchor, view, sv)
+    if rows is None:
+        return None
+    confidence = 0.85 if blind else 0.95
+    return Hit(path, view, rows[0], rows[1], "moved", confidence)
+
+
+def _by_context(anchor: Anchor, index: WorkspaceIndex, hits):
+    scored = sorted(((context_similarity(index.view(p), sv.first, sv.last, anchor.prefix, anchor.suffix), p, sv)
+                     for p, sv in hits), key=lambda t: -t[0])
+    if scored[0][0] - scored[1][0] >= MARGIN:
+        return [(scored[0][1], scored[0][2])]
+    return []
+
+
+def _by_lines(anchor: Anchor, index: WorkspaceIndex, paths: list[str]) -> Hit | None:
+    rows = quote_rows(anchor.selected_text)
+    if quote_weight(rows) < LINES_MIN_CHARS or sum(1 for r in rows if r) < 2:
+        return None
+    found = [(p, start) for p in paths for start in exact_occurrences(index.view(p), rows)]
+    if len(found) != 1:
+        return None
+    path, start = found[0]
+    return Hit(path, index.view(path), start, start + len(rows) - 1, "moved", 0.9)
+
+
+def _by_similarity(anchor: Anchor, index: WorkspaceIndex, paths: list[str]) -> Hit | None:
+    if not anchor.symbol or anchor.symbol_tokens < MOVED_MIN_TOKENS or not anchor.fingerprint:
+        return None
+    near = index.similar_symbols(anchor.fingerprint, paths)[:CANDIDATES_CHECKED]
+    scored = []
+    for path, sv, _shared in near:
+        if not kinds_compatible(anchor.symbol_kind, sv.kind):
+            continue
+        sim = symbol_similarity(anchor, sv, blind=True)
+        need = MOVED_MIN_SAME_NAME if sv.name == anchor.symbol_name else MOVED_MIN
+        if anchor.position != "symbol":  # a trigram-Jaccard estimate: runs lower than text similarity
+            need = SKETCH_MIN_SAME_NAME if sv.name == anchor.symbol_name else SKETCH_MIN
+        scored.append((sim - need, sim, path, sv))
+    scored.sort(key=lambda t: (-t[0], t[2], t[3].first))
+    if not scored or scored[0][0] < 0:
+        return None
+    if len(scored) > 1 and scored[0][1] - scored[1][1] < MARGIN:
+        return None
+    _, sim, path, sv = scored[0]
+    view = index.view(path)
+    rows = map_into_symbol(anchor, view, sv)
+    if rows is None:
+        return None
+    return Hit(path, view, rows[0], rows[1], "moved", round(0.4 + 0.5 * sim, 4))

@@ -1,0 +1,110 @@
+"""Text primitives: line tables over raw bytes, normalization, tokens.
+
+Positions inside the engine are byte offsets into the raw source (BOM and CR
+included); lines (0-based rows here, 1-based only at the public edges) are
+derived from a LineTable. Text fields are decoded with replacement so invalid
+UTF-8 never raises, while offsets keep pointing into the original bytes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from bisect import bisect_right
+
+BOM = b"\xef\xbb\xbf"
+
+
+def content_hash(source: bytes) -> str:
+    """Hash of the raw bytes: equal hashes mean nothing to re-anchor."""
+    return hashlib.blake2b(source, digest_size=16).hexdigest()
+
+
+def short_hash(text: str) -> str:
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=8).hexdigest()
+
+
+def decode(raw: bytes) -> str:
+    if raw.startswith(BOM):
+        raw = raw[len(BOM):]
+    return raw.decode("utf-8", "replace")
+
+
+class LineTable:
+    """Line starts of a byte string. A final newline does not start a new line."""
+
+    __slots__ = ("source", "starts", "count")
+
+    def __init__(self, source: bytes) -> None:
+        self.source = source
+        starts = [0]
+        find = source.find
+        pos = find(b"\n")
+        while pos != -1:
+            starts.append(pos + 1)
+            pos = find(b"\n", pos + 1)
+        if len(starts) > 1 and starts[-1] == len(source):
+            starts.pop()  # trailing newline: no phantom last line
+        self.starts = starts
+        self.count = len(starts) if source else 0
+
+    def line_span(self, row: int) -> tuple[int, int]:
+        """Byte span of a row without its line break (CR stripped too)."""
+        start = self.starts[row]
+        end = self.starts[row + 1] - 1 if row + 1 < len(self.starts) else len(self.source)
+        if end > start and self.source[end - 1 : end] == b"\r":
+            end -= 1
+        return start, end
+
+    def rows_span(self, first: int, last: int) -> tuple[int, int]:
+        """Byte span from the start of `first` to the end of `last` (line break excluded)."""
+        return self.starts[first], self.line_span(last)[1]
+
+    def line_bytes(self, row: int) -> bytes:
+        start, end = self.line_span(row)
+        return self.source[start:end]
+
+    def line_text(self, row: int) -> str:
+        raw = self.line_bytes(row)
+        if row == 0 and raw.startswith(BOM):
+            raw = raw[len(BOM):]
+        return raw.decode("utf-8", "replace")
+
+    def rows_text(self, first: int, last: int) -> str:
+        return "\n".join(self.line_text(r) for r in range(first, last + 1))
+
+    def row_of(self, offset: int) -> int:
+        return max(0, bisect_right(self.starts, offset) - 1)
+
+
+def strip_lines(text: str) -> list[str]:
+    return [line.strip() for line in text.split("\n")]
+
+
+def normalized(text: str) -> str:
+    """Whitespace-blind form: stripped non-blank lines, joined by newlines."""
+    return "\n".join(line for line in strip_lines(text) if line)
+
+
+def rstripped(text: str) -> str:
+    """Form used for the `anchored` test: trailing spaces and CRs do not count."""
+    return "\n".join(line.rstrip() for line in text.split("\n")).strip("\n")
+
+
+_TOKEN = re.compile(r"[A-Za-z_$][\w$]*|\d[\w.]*|\"(?:[^\"\\\n]|\\.)*\"|'(?:[^'\\\n]|\\.)*'|\S")
+_IDENT = re.compile(r"[A-Za-z_$][\w$]*\Z")
+
+
+def tokens(text: str) -> list[str]:
+    return _TOKEN.findall(text)
+
+
+def is_identifier(token: str) -> bool:
+    return _IDENT.match(token) is not None
+
+
+def replace_identifier(text: str, old: str, new: str) -> str:
+    """Replace whole-identifier occurrences of `old` by `new`."""
+    if not old or not is_identifier(old):
+        return text
+    return re.sub(rf"(?<![\w$]){re.escape(old)}(?![\w$])", new, text)

@@ -1,0 +1,51 @@
+; Rust definitions. `#[attributes]` and doc comments are sibling nodes, so
+; they stay outside every range. An impl block is emitted as a symbol of
+; kind `impl` named by its type (generics and paths dropped), so its
+; functions qualify as `Type.fn` through the parent chain.
+
+(function_item
+  name: (identifier) @name) @definition.function
+
+(function_signature_item
+  name: (identifier) @name) @definition.function
+
+(struct_item
+  name: (type_identifier) @name) @definition.struct
+
+(enum_item
+  name: (type_identifier) @name) @definition.enum
+
+(union_item
+  name: (type_identifier) @name) @definition.union
+
+(trait_item
+  name: (type_identifier) @name) @definition.trait
+
+(mod_item
+  name: (identifier) @name) @definition.module
+
+(type_item
+  name: (type_identifier) @name) @definition.type
+
+(const_item
+  name: (identifier) @name) @definition.constant
+
+(static_item
+  name: (identifier) @name) @definition.constant
+
+(macro_definition
+  name: (identifier) @name) @definition.macro
+
+; Specific impl type shapes first; the catch-all loses ties on the same node.
+(impl_item type: (type_identifier) @name) @definition.impl
+(impl_item type: (generic_type type: (type_identifier) @name)) @definition.impl
+(impl_item type: (scoped_type_identifier name: (type_identifier) @name)) @definition.impl
+(impl_item type: (generic_type type: (scoped_type_identifier name: (type_identifier) @name))) @definition.impl
+(impl_item type: (_) @name) @definition.impl
+
+; Cyclomatic complexity decision points.
+(if_expression) @branch
+(while_expression) @branch
+(for_expression) @branch
+(match_arm pattern: (match_pattern (_))) @branch
+(binary_expression operator: ["&&" "||"]) @branch

@@ -1,0 +1,2 @@
+; TSX is TypeScript plus JSX: same definition node types.
+; inherits: typescript

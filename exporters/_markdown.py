@@ -1,0 +1,160 @@
+"""The Markdown digest: what people read. Grouped by file then line; orphans apart.
+
+Each thread renders to a block as it arrives (the file's bytes are dropped at once); blocks
+are sorted at the end, so memory holds the digest text, never the sources.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from collections.abc import Iterable
+from typing import BinaryIO
+
+from limpet.anchoring._model import Thread
+
+from ._excerpt import LineCache, excerpt, fence, fence_language
+from ._sink import ProgressTicker, check_common, checked, open_sink
+from ._types import ExportItem, ExportOptions, ExportResult, Progress
+
+__all__ = ["MarkdownExporter", "render_digest"]
+
+MAX_EXCERPT_LINES = 40  # a digest shows the code, not whole classes
+
+
+def code_span(text: str) -> str:
+    if "`" not in text:
+        return f"`{text}`"
+    return f"`` {text} ``"
+
+
+def _quote(text: str) -> str:
+    return "\n".join(f"> {line}".rstrip() for line in text.split("\n"))
+
+
+def _lines(a_start: int, a_end: int) -> str:
+    return f"{a_start}" if a_start == a_end else f"{a_start}-{a_end}"
+
+
+def _heading(item: ExportItem) -> str:
+    t, a = item.thread, item.thread.anchor
+    parts = [code_span(f"{a.file}:{_lines(a.line_start, a.line_end)}"), f"**{t.tag}**", t.status, t.health]
+    if a.symbol:
+        parts.append(code_span(a.symbol))
+    parts.append(code_span(t.id))
+    return "### " + " · ".join(parts)
+
+
+def _code(item: ExportItem, cache: LineCache) -> str:
+    ex = excerpt(item, 0, cache)
+    lines = ex.text.split("\n")
+    note = ""
+    if len(lines) > MAX_EXCERPT_LINES:
+        note = f"\n_… {len(lines) - MAX_EXCERPT_LINES} more lines_\n"
+        lines = lines[:MAX_EXCERPT_LINES]
+    label = "" if ex.origin == "source" else "_Last known code (the anchor's saved text):_\n\n"
+    return label + fence("\n".join(lines), fence_language(item.thread.anchor.file)) + note
+
+
+def _comments(thread: Thread) -> str:
+    out = []
+    for c in thread.comments:
+        edited = f" · edited {c.edited_at}" if c.edited_at else ""
+        out.append(f"> **{c.author}** ({c.author_type}) · {c.created_at}{edited}\n>\n{_quote(c.body)}\n")
+    return "\n".join(out)
+
+
+def _ai(thread: Thread) -> str:
+    meta = thread.ai_meta
+    if not isinstance(meta, dict) or not meta:
+        return ""
+    bits = [str(meta["model"])] if meta.get("model") else []
+    if isinstance(meta.get("confidence"), int | float):
+        bits.append(f"confidence {meta['confidence']:g}")
+    if meta.get("reasoning"):
+        bits.append(f"reasoning: {meta['reasoning']}")
+    return f"_AI: {'; '.join(bits)}_\n" if bits else ""
+
+
+def _decision(thread: Thread) -> str:
+    d = thread.decision
+    if d is None:
+        return ""
+    label = "Decision" if thread.status != "open" else "Earlier decision (reopened since)"
+    summary = f": {d.summary}" if d.summary else ""
+    return f"**{label}** — {d.status} by {d.decider} on {d.decided_at}{summary}\n"
+
+
+def render_thread(item: ExportItem, cache: LineCache) -> str:
+    parts = [_heading(item), "", _code(item, cache), _comments(item.thread)]
+    tail = _ai(item.thread) + _decision(item.thread)
+    if tail:
+        parts.append(tail)
+    return "\n".join(parts)
+
+
+def _summary(threads: list[tuple[tuple, str, str, str, str, str]], files: int) -> str:
+    status = Counter(s for *_, s, _h in threads)
+    health = Counter(h for *_, h in threads)
+    n = len(threads)
+    by_status = " · ".join(f"{k} {status[k]}" for k in ("open", "resolved", "wontfix"))
+    by_health = " · ".join(f"{k} {health[k]}" for k in ("anchored", "drifted", "orphaned"))
+    noun = "thread" if n == 1 else "threads"
+    return f"**{n} {noun}** in {files} {'file' if files == 1 else 'files'} — {by_status} — {by_health}\n"
+
+
+def render_digest(blocks: list[tuple[tuple, str, str, str, str, str]], exported_at: str | None) -> str:
+    """blocks: (sort key, workspace, file, text, status, health) per thread."""
+    blocks.sort(key=lambda b: b[0])
+    multi = len({b[1] for b in blocks}) > 1
+    files = len({(b[1], b[2]) for b in blocks})
+    out = ["# limpet review digest\n"]
+    if exported_at:
+        out.append(f"_Exported at {exported_at}_\n")
+    out.append(_summary(blocks, files) if blocks else "No threads.\n")
+    current = None
+    for key, workspace, file, text, _s, _h in blocks:
+        orphan = key[0] == 1
+        group = ("orphans",) if orphan else (workspace, file)
+        if group != current:
+            current = group
+            title = "Orphaned threads" if orphan else code_span(file)
+            if orphan:
+                out.append(f"## {title}\n\nThe code these threads pointed at is gone; each shows its last location.\n")
+            else:
+                out.append(f"## {title}" + (f" ({workspace})" if multi else "") + "\n")
+        out.append(text)
+    return "\n".join(out)
+
+
+class MarkdownExporter:
+    name = "markdown"
+    media_type = "text/markdown"
+    extension = ".md"
+    binary = False
+    supports_stdout = True
+    supports_partitioning = False
+
+    def write(
+        self,
+        items: Iterable[ExportItem],
+        out: BinaryIO | str | os.PathLike,
+        options: ExportOptions,
+        progress: Progress | None = None,
+    ) -> ExportResult:
+        check_common(self.name, options, partitions=False, tasks=False)
+        cache = LineCache()
+        ticker = ProgressTicker(progress)
+        blocks = []
+        for raw in items:
+            item = checked(raw)
+            t, a = item.thread, item.thread.anchor
+            orphan = 1 if t.health == "orphaned" else 0
+            key = (orphan, item.workspace, a.file, a.line_start, a.line_end, t.id)
+            blocks.append((key, item.workspace, a.file, render_thread(item, cache), t.status, t.health))
+            ticker.tick()
+        data = render_digest(blocks, options.exported_at).encode("utf-8")
+        with open_sink(out, allow_stdout=True) as (sink, path):
+            sink.write(data)
+        ticker.done()
+        return ExportResult(self.name, ticker.count, sink.count, path, self.media_type)

@@ -1,0 +1,133 @@
+"""The Parquet export: zstd, streamed one row group at a time, optionally Hive-partitioned.
+
+Memory stays bounded by `row_group_size` items: the iterator is consumed in chunks, each
+chunk becomes one Arrow record batch and is written before the next is read. With
+`partition_by` the output is a directory `col=value/.../part-0.parquet` that DuckDB
+(`read_parquet(..., hive_partitioning=true)`), polars, pandas and Spark read directly.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator
+from itertools import islice
+from pathlib import Path
+from typing import BinaryIO
+
+import pyarrow as pa
+import pyarrow.dataset as ds
+import pyarrow.parquet as pq
+
+from limpet.anchoring._errors import InvalidArgument
+
+from ._arrow import PARQUET_SCHEMA, build_batch
+from ._sink import ProgressTicker, check_common, checked, open_sink, remove_tree, temp_sibling, to_path
+from ._types import ExportItem, ExportOptions, ExportResult, Progress
+
+__all__ = ["ParquetExporter"]
+
+COMPRESSION = "zstd"
+
+
+def _batches(items: Iterable[ExportItem], size: int, ticker: ProgressTicker) -> Iterator[pa.RecordBatch]:
+    it = iter(items)
+    while chunk := list(islice(it, size)):
+        batch = build_batch([checked(i) for i in chunk])
+        del chunk  # the Thread objects can go before the batch is written
+        ticker.tick(batch.num_rows)
+        yield batch
+
+
+class ParquetExporter:
+    name = "parquet"
+    media_type = "application/vnd.apache.parquet"
+    extension = ".parquet"
+    binary = True
+    supports_stdout = False
+    supports_partitioning = True
+
+    def write(
+        self,
+        items: Iterable[ExportItem],
+        out: BinaryIO | str | os.PathLike,
+        options: ExportOptions,
+        progress: Progress | None = None,
+    ) -> ExportResult:
+        check_common(self.name, options, partitions=True, tasks=False)
+        ticker = ProgressTicker(progress, every=1)  # one call per row group is rare enough
+        batches = _batches(items, options.row_group_size, ticker)
+        if options.partition_by:
+            size, path = _write_dataset(batches, out, options)
+        else:
+            size, path = _write_file(batches, out, options)
+        ticker.done()
+        return ExportResult(self.name, ticker.count, size, path, self.media_type)
+
+
+def _write_file(
+    batches: Iterator[pa.RecordBatch], out: BinaryIO | str | os.PathLike, options: ExportOptions
+) -> tuple[int, str | None]:
+    with open_sink(out, allow_stdout=False) as (sink, path):
+        writer = pq.ParquetWriter(sink, PARQUET_SCHEMA, compression=COMPRESSION)
+        try:
+            for batch in batches:
+                writer.write_batch(batch, row_group_size=options.row_group_size)
+        finally:
+            writer.close()
+    return sink.count, path
+
+
+def _write_dataset(
+    batches: Iterator[pa.RecordBatch], out: BinaryIO | str | os.PathLike, options: ExportOptions
+) -> tuple[int, str]:
+    target = to_path(out, allow_stdout=False)
+    if not isinstance(target, Path):
+        raise InvalidArgument("A partitioned export is a directory: give a path", field="output")
+    if target.exists() and (not target.is_dir() or any(target.iterdir())):
+        raise InvalidArgument(
+            f"{target} exists and is not an empty directory",
+            field="output",
+            suggestion="Choose a new directory for the partitioned dataset, or remove the old one.",
+        )
+    tmp = temp_sibling(target)
+    remove_tree(tmp)  # leftovers of an interrupted export to this same path
+    tmp.mkdir(parents=True)
+    try:
+        _dataset(batches, tmp, options)
+        size = sum(p.stat().st_size for p in tmp.rglob("*") if p.is_file())
+        if target.exists():
+            target.rmdir()  # checked empty above
+        os.replace(tmp, target)
+    except BaseException:
+        remove_tree(tmp)
+        raise
+    return size, str(target)
+
+
+def _dataset(batches: Iterator[pa.RecordBatch], base: Path, options: ExportOptions) -> None:
+    part_schema = pa.schema([pa.field(c, pa.string()) for c in options.partition_by])
+    schema = _string_partitions(PARQUET_SCHEMA, options.partition_by)
+    reader = pa.RecordBatchReader.from_batches(schema, (_cast(b, schema) for b in batches))
+    ds.write_dataset(
+        reader,
+        base,
+        format="parquet",
+        partitioning=ds.partitioning(part_schema, flavor="hive"),
+        file_options=ds.ParquetFileFormat().make_write_options(compression=COMPRESSION),
+        basename_template="part-{i}.parquet",
+        max_rows_per_group=options.row_group_size,
+        existing_data_behavior="overwrite_or_ignore",
+        use_threads=False,  # keeps row order and file names deterministic
+    )
+
+
+def _string_partitions(schema: pa.Schema, columns: tuple[str, ...]) -> pa.Schema:
+    # Partition values live in directory names: plain strings there, whatever the column type.
+    for name in columns:
+        i = schema.get_field_index(name)
+        schema = schema.set(i, pa.field(name, pa.string(), nullable=False))
+    return schema
+
+
+def _cast(batch: pa.RecordBatch, schema: pa.Schema) -> pa.RecordBatch:
+    return batch.cast(schema) if batch.schema != schema else batch

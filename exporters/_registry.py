@@ -1,0 +1,30 @@
+"""Format name -> exporter. The service, CLI and MCP tool look formats up only here."""
+
+from __future__ import annotations
+
+from limpet.anchoring._errors import InvalidArgument
+
+from ._json import JsonExporter
+from ._jsonl import JsonlExporter
+from ._markdown import MarkdownExporter
+from ._parquet import ParquetExporter
+from ._types import Exporter
+
+__all__ = ["FORMATS", "get_exporter"]
+
+_EXPORTERS: dict[str, Exporter] = {
+    e.name: e for e in (JsonExporter(), MarkdownExporter(), JsonlExporter(), ParquetExporter())
+}
+FORMATS: tuple[str, ...] = tuple(_EXPORTERS)
+
+
+def get_exporter(fmt: str) -> Exporter:
+    """The exporter for `fmt` (one of FORMATS); INVALID_ARGUMENT on field "format" otherwise."""
+    exporter = _EXPORTERS.get(fmt) if isinstance(fmt, str) else None
+    if exporter is None:
+        raise InvalidArgument(
+            f"Unknown export format {fmt!r}; expected one of {', '.join(FORMATS)}",
+            field="format",
+            details={"allowed": list(FORMATS), "value": fmt},
+        )
+    return exporter

@@ -1,0 +1,3 @@
+from limpet.server.cli import main
+
+main()

@@ -1,0 +1,65 @@
+"""Thread filters shared by listing, search, resources and every export format."""
+
+from __future__ import annotations
+
+import fnmatch
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+from limpet.anchoring import Thread
+
+__all__ = ["ThreadFilter", "is_glob"]
+
+_GLOB_CHARS = frozenset("*?[")
+
+
+def is_glob(pattern: str) -> bool:
+    return any(c in _GLOB_CHARS for c in pattern)
+
+
+def _glob_match(path: str, pattern: str) -> bool:
+    # `**/` also matches zero folders, as in .gitignore and most tools.
+    if fnmatch.fnmatchcase(path, pattern):
+        return True
+    return "**/" in pattern and fnmatch.fnmatchcase(path, pattern.replace("**/", ""))
+
+
+@dataclass(frozen=True, slots=True)
+class ThreadFilter:
+    file: str | None = None  # exact normalized path, or a glob when it has * ? [
+    status: str | None = None
+    statuses: tuple[str, ...] | None = None
+    health: str | None = None
+    author: str | None = None
+    tag: str | None = None
+    since: str | None = None  # created_at >= since (ISO 8601 text compares correctly in UTC)
+    until: str | None = None
+    has_ai_meta: bool | None = None
+
+    def matches(self, t: Thread) -> bool:
+        if self.file is not None:
+            if is_glob(self.file):
+                if not _glob_match(t.anchor.file, self.file):
+                    return False
+            elif t.anchor.file != self.file:
+                return False
+        if self.status is not None and t.status != self.status:
+            return False
+        if self.statuses is not None and t.status not in self.statuses:
+            return False
+        if self.health is not None and t.health != self.health:
+            return False
+        if self.author is not None and t.author != self.author:
+            return False
+        if self.tag is not None and t.tag != self.tag:
+            return False
+        if self.since is not None and t.created_at < self.since:
+            return False
+        if self.until is not None and t.created_at > self.until:
+            return False
+        if self.has_ai_meta is not None and bool(t.ai_meta) != self.has_ai_meta:
+            return False
+        return True
+
+    def apply(self, threads: Iterable[Thread]) -> Iterator[Thread]:
+        return (t for t in threads if self.matches(t))

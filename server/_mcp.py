@@ -1,0 +1,148 @@
+"""The MCP door: tools generated from the operation registry, served over stdio or HTTP.
+
+Tools are listed from the registry (input schema = the operation's argument model, output
+schema = its result model, annotations from its flags) and every call goes through
+`invoke`, so validation and errors are exactly those of the CLI and the HTTP API. A failed
+call is a tool result with `isError: true` and `{"error": {...}}` as structured content.
+
+Resources, subscriptions and prompts plug in through `EXTENSIONS`: modules that add
+handlers to the same low-level server (see `McpApp.handlers`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import anyio
+import mcp_types as types
+import orjson
+from mcp.server.lowlevel.server import NotificationOptions, Server
+from mcp.shared.exceptions import MCPError
+
+from limpet.anchoring import InternalError, LimpetError
+
+from ._operations import Operation, invoke, operations_for
+from ._service import Service
+
+__all__ = ["McpApp", "build_mcp", "serve_stdio", "error_result", "EXTENSIONS"]
+
+log = logging.getLogger("limpet.mcp")
+SERVER_NAME = "limpet"
+INSTRUCTIONS = (
+    "limpet keeps review threads attached to code. Start threads with comment_add (or add_comment), "
+    "list them with comment_list / get_file_comments, reply, resolve with a decision. Positions are "
+    "re-anchored automatically when code changes; health tells whether a thread still sits on its code."
+)
+
+# Modules that extend the server (resources, prompts); each exposes install(app: McpApp).
+EXTENSIONS = ("limpet.server._mcp_resources", "limpet.server._mcp_prompts")
+
+
+def error_result(exc: LimpetError) -> types.CallToolResult:
+    payload = {"error": exc.to_dict()}
+    return types.CallToolResult(
+        content=[types.TextContent(type="text", text=orjson.dumps(payload).decode())],
+        structured_content=payload,
+        is_error=True,
+    )
+
+
+def _tool_of(op: Operation) -> types.Tool:
+    return types.Tool(
+        name=op.name,
+        title=op.title,
+        description=op.description,
+        input_schema=op.input_schema(),
+        output_schema=op.output_schema(),
+        annotations=types.ToolAnnotations(
+            title=op.title,
+            read_only_hint=op.read_only,
+            destructive_hint=op.destructive,
+            idempotent_hint=op.idempotent,
+            open_world_hint=False,
+        ),
+    )
+
+
+class McpApp:
+    """One MCP server over one service; `handlers` collects the low-level callbacks."""
+
+    def __init__(self, service: Service, groups: set[str] | None = None) -> None:
+        self.service = service
+        self.groups = groups
+        self.ops = {op.name: op for op in operations_for(groups)}
+        self.tools = [_tool_of(op) for op in self.ops.values()]
+        # One worker at a time: the service is synchronous and keeps per-process caches.
+        self.limiter = anyio.CapacityLimiter(1)
+        self.handlers: dict[str, Any] = {"on_list_tools": self._list_tools, "on_call_tool": self._call_tool}
+        self.lifespan_hooks: list[Callable[[McpApp], contextlib.AbstractAsyncContextManager[Any]]] = []
+        self.notification_options = NotificationOptions(resources_changed=True)
+        for module in EXTENSIONS:
+            try:
+                mod = __import__(module, fromlist=["install"])
+            except ModuleNotFoundError as exc:
+                if exc.name != module:
+                    raise
+                continue
+            mod.install(self)
+
+    async def run_sync(self, fn: Callable[[], Any]) -> Any:
+        return await anyio.to_thread.run_sync(fn, limiter=self.limiter)
+
+    async def _list_tools(self, ctx: Any, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=self.tools)
+
+    async def _call_tool(self, ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+        op = self.ops.get(params.name)
+        if op is None:
+            raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown tool: {params.name}",
+                           data={"tool": params.name, "available": sorted(self.ops)})
+        try:
+            _, result = await self.run_sync(lambda: invoke(self.service, op.name, params.arguments))
+        except LimpetError as exc:
+            return error_result(exc)
+        except Exception:  # the door's last line: a bug must not kill the server or leak a traceback
+            log.exception("tool %s failed", op.name)
+            return error_result(InternalError(f"Internal error in {op.name}"))
+        return types.CallToolResult(
+            content=[types.TextContent(type="text", text=op.text(result))],
+            structured_content=op.structured_content(result),
+        )
+
+    @contextlib.asynccontextmanager
+    async def lifespan(self, _server: Server[Any]) -> AsyncIterator[dict[str, Any]]:
+        async with contextlib.AsyncExitStack() as stack:
+            for hook in self.lifespan_hooks:
+                await stack.enter_async_context(hook(self))
+            yield {"limpet": self}
+
+    def lowlevel(self) -> Server[Any]:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            ver = version("limpet")
+        except PackageNotFoundError:  # running from a source tree
+            ver = "0"
+        return Server(SERVER_NAME, version=ver, instructions=INSTRUCTIONS, lifespan=self.lifespan, **self.handlers)
+
+
+def build_mcp(workspace: str, groups: set[str] | None = None) -> McpApp:
+    return McpApp(Service(workspace), groups)
+
+
+def serve_stdio(workspace: str, groups: set[str] | None = None) -> None:
+    from mcp.server.stdio import stdio_server
+
+    # stdout belongs to the protocol: logs go to stderr, quietly.
+    logging.basicConfig(level=logging.WARNING)
+    app = build_mcp(workspace, groups)
+    server = app.lowlevel()
+
+    async def main() -> None:
+        async with stdio_server() as (read_stream, write_stream):
+            await server.run(read_stream, write_stream, server.create_initialization_options(app.notification_options))
+
+    anyio.run(main)

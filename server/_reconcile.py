@@ -1,0 +1,152 @@
+"""Keeping threads on their code: the I/O side of re-anchoring.
+
+The engine (limpet.anchoring) decides where a thread belongs; this module feeds it bytes and
+writes what changed. A file whose content hash equals the one its threads were anchored to
+costs one stat (hashes are cached by size/mtime/inode), never a parse.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from limpet.anchoring import HistoryEvent, Thread, content_hash
+
+from ._ids import utc_now
+from ._paths import FileState, Workspace
+from ._store import ThreadStore
+
+__all__ = ["Reconciler", "ReconcileReport", "HashCache"]
+
+
+class HashCache:
+    """path → content hash, trusted while the file's stat is unchanged."""
+
+    def __init__(self, workspace: Workspace) -> None:
+        self.ws = workspace
+        self._hashes: dict[str, tuple[FileState, str]] = {}
+
+    def hash_of(self, rel: str) -> str | None:
+        state = self.ws.state(rel)
+        if state is None:
+            self._hashes.pop(rel, None)
+            return None
+        cached = self._hashes.get(rel)
+        if cached and cached[0] == state:
+            return cached[1]
+        data = self.ws.read_or_none(rel)
+        if data is None:
+            return None
+        digest = content_hash(data)
+        self._hashes[rel] = (state, digest)
+        return digest
+
+    def remember(self, rel: str, data: bytes) -> None:
+        state = self.ws.state(rel)
+        if state is not None:
+            self._hashes[rel] = (state, content_hash(data))
+
+    def workspace_hashes(self) -> dict[str, str]:
+        out: dict[str, str] = {}
+        for rel, state in self.ws.walk_sources().items():
+            cached = self._hashes.get(rel)
+            if cached and cached[0] == state:
+                out[rel] = cached[1]
+                continue
+            digest = self.hash_of(rel)
+            if digest is not None:
+                out[rel] = digest
+        return out
+
+
+@dataclass
+class ReconcileReport:
+    counts: dict[str, int] = field(default_factory=lambda: {"anchored": 0, "drifted": 0, "orphaned": 0})
+    changed: list[Thread] = field(default_factory=list)
+    checked: int = 0
+
+
+class Reconciler:
+    def __init__(self, workspace: Workspace, store: ThreadStore) -> None:
+        self.ws = workspace
+        self.store = store
+        self.hashes = HashCache(workspace)
+        self._index = None
+        self._index_primed = False
+
+    @property
+    def index(self):
+        # Built on first use: many calls never need the workspace-wide index.
+        if self._index is None:
+            from limpet.anchoring import WorkspaceIndex
+
+            self._index = WorkspaceIndex()
+        return self._index
+
+    def stale(self, threads: Iterable[Thread]) -> list[Thread]:
+        """Threads whose file content differs from what they were anchored to."""
+        out = []
+        for t in threads:
+            current = self.hashes.hash_of(t.anchor.file)
+            if current != t.anchor.content_hash:
+                out.append(t)
+        return out
+
+    def prime(self) -> None:
+        """Record the workspace as it is now, so a later reconcile knows which files changed."""
+        if not self._index_primed:
+            self.index.update(self.hashes.workspace_hashes(), self.ws.read_or_none)
+            self._index_primed = True
+
+    def run(self, threads: list[Thread]) -> ReconcileReport:
+        """Re-anchor `threads` (caller holds the store lock) and persist what changed."""
+        report = ReconcileReport(checked=len(threads))
+        by_file: dict[str, list[Thread]] = defaultdict(list)
+        for t in threads:
+            by_file[t.anchor.file].append(t)
+        stale_files = [f for f, ts in by_file.items() if any(self.hashes.hash_of(f) != t.anchor.content_hash for t in ts)]
+        if stale_files:
+            self._index_primed = True
+            self.index.update(self.hashes.workspace_hashes(), self.ws.read_or_none)
+        for path in sorted(by_file):
+            source = None
+            if path in stale_files:
+                source = self.ws.read_or_none(path)
+            for t in by_file[path]:
+                updated = self._reanchor_one(t, source) if path in stale_files else t
+                report.counts[updated.health] = report.counts.get(updated.health, 0) + 1
+                if updated is not t:
+                    self.store.put(updated)
+                    report.changed.append(updated)
+        return report
+
+    def _reanchor_one(self, t: Thread, source: bytes | None) -> Thread:
+        if source is not None and content_hash(source) == t.anchor.content_hash:
+            return t
+        from limpet.anchoring import reanchor
+
+        rel = reanchor(t.anchor, source, self.index)
+        if rel.anchor == t.anchor and rel.health == t.health:
+            return t
+        history = t.history
+        if rel.health != t.health or rel.anchor.file != t.anchor.file:
+            event = HistoryEvent(
+                at=utc_now(),
+                event="reanchored",
+                by="limpet",
+                details={
+                    "from": {"file": t.anchor.file, "line_start": t.anchor.line_start, "health": t.health},
+                    "to": {"file": rel.anchor.file, "line_start": rel.anchor.line_start, "health": rel.health},
+                    "method": rel.method,
+                    "confidence": round(rel.confidence, 4),
+                },
+            )
+            history = (*history, event)
+        return t.evolve(
+            anchor=rel.anchor,
+            health=rel.health,
+            anchor_method=rel.method,
+            anchor_confidence=rel.confidence,
+            history=history,
+        )

@@ -1,0 +1,126 @@
+"""Shared schema pieces: field types with their validation rules, and output models.
+
+Each rule is written once here (thread id format, body length, tags, ...) and reused by every
+operation's argument model, so MCP schemas, HTTP validation and the CLI agree.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, WithJsonSchema
+
+from limpet.anchoring import MAX_BODY, THREAD_ID_PATTERN
+
+__all__ = [
+    "Args",
+    "AuthorName",
+    "AuthorTypeName",
+    "Body",
+    "CommentOut",
+    "DecisionOut",
+    "FilePath",
+    "HealthName",
+    "StatusName",
+    "TagName",
+    "ThreadId",
+    "ThreadListResult",
+    "ThreadOut",
+    "ThreadResult",
+]
+
+
+def _check_thread_id(value: str) -> str:
+    if not THREAD_ID_PATTERN.fullmatch(value):
+        raise ValueError("Invalid thread ID format")
+    return value
+
+
+def _check_text(value: str) -> str:
+    if not value.strip():
+        raise ValueError("must not be empty or whitespace only")
+    return value
+
+
+ThreadId = Annotated[
+    str,
+    AfterValidator(_check_thread_id),
+    WithJsonSchema(
+        {
+            "type": "string",
+            "pattern": r"^c_\d+$",
+            "description": "Thread id as returned when the thread was created, e.g. c_1763790000000042",
+        }
+    ),
+]
+FilePath = Annotated[
+    str,
+    Field(min_length=1, max_length=4096, description="Workspace-relative file path, POSIX style (e.g. src/auth.py)"),
+]
+Body = Annotated[
+    str,
+    Field(min_length=1, max_length=MAX_BODY, description="Comment text (plain text or markdown), at most 10,000 characters"),
+    AfterValidator(_check_text),
+]
+TagName = Literal["TODO", "FIXME", "NOTE", "STAR", "QUESTION"]
+StatusName = Literal["open", "resolved", "wontfix"]
+HealthName = Literal["anchored", "drifted", "orphaned"]
+AuthorTypeName = Literal["human", "agent"]
+AuthorName = Annotated[str, Field(min_length=1, max_length=200, description="Who writes it (e.g. claude, alice)")]
+
+
+class Args(BaseModel):
+    """Base for argument models: unknown arguments are refused, not silently ignored."""
+
+    model_config = ConfigDict(extra="forbid", str_max_length=1_000_000)
+
+
+class CommentOut(BaseModel):
+    id: str
+    body: str
+    author: str
+    author_type: AuthorTypeName
+    created_at: str
+    edited_at: str | None = None
+
+
+class DecisionOut(BaseModel):
+    summary: str
+    decider: str
+    decided_at: str
+    status: str
+
+
+class ThreadOut(BaseModel):
+    """The contract's thread JSON."""
+
+    model_config = ConfigDict(extra="allow")
+
+    id: str
+    file: str
+    line_start: int
+    line_end: int
+    start_character: int
+    end_character: int
+    symbol: str | None
+    symbol_kind: str | None
+    selected_text: str
+    health: HealthName
+    status: StatusName
+    tag: TagName
+    author: str
+    author_type: AuthorTypeName
+    ai_meta: dict[str, Any] | None
+    created_at: str
+    resolved_at: str | None
+    decision: DecisionOut | None
+    comments: list[CommentOut]
+
+
+class ThreadResult(BaseModel):
+    thread: ThreadOut
+
+
+class ThreadListResult(BaseModel):
+    threads: list[ThreadOut]
+    count: int

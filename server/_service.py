@@ -1,0 +1,239 @@
+"""The one service: every business rule of limpet, behind typed methods.
+
+Doors (MCP, HTTP, CLI) call operations (see _operations.py) that call these methods; they
+never touch the store or the engine themselves. Policy lives here; I/O lives in the store
+and the workspace (the seam httpx draws between client policy and transports).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from limpet.anchoring import (
+    Comment,
+    Decision,
+    HistoryEvent,
+    Snapshot,
+    Thread,
+    create_anchor,
+)
+
+from ._filters import ThreadFilter
+from ._ids import new_thread_id, utc_now
+from ._paths import Workspace
+from ._reconcile import ReconcileReport, Reconciler
+from ._store import DEFAULT_LOCK_TIMEOUT, ThreadStore
+
+__all__ = ["Service"]
+
+ChangeListener = Callable[[set[str]], None]
+
+
+class Service:
+    def __init__(self, root: str | os.PathLike[str], *, lock_timeout: float = DEFAULT_LOCK_TIMEOUT) -> None:
+        self.ws = Workspace(root)
+        self.store = ThreadStore(self.ws, lock_timeout=lock_timeout)
+        self.reconciler = Reconciler(self.ws, self.store)
+        self._listeners: list[ChangeListener] = []
+
+    # -- change notification (resources, web page) ---------------------------------------
+    def subscribe(self, listener: ChangeListener) -> None:
+        self._listeners.append(listener)
+
+    def _notify(self, files: Iterable[str]) -> None:
+        changed = set(files)
+        if changed:
+            for listener in list(self._listeners):
+                listener(changed)
+
+    # -- reading --------------------------------------------------------------------------
+    def threads(self, flt: ThreadFilter | None = None, *, fresh: bool = True) -> list[Thread]:
+        """Threads matching `flt`, ordered by file then line; re-anchored first if stale."""
+        flt = flt or ThreadFilter()
+        selected = list(flt.apply(self.store.all()))
+        if fresh and selected:
+            stale = self.reconciler.stale(selected)
+            if stale:
+                self._reconcile_threads(stale)
+                selected = list(flt.apply(self.store.all()))
+        return selected
+
+    def get(self, thread_id: str, *, field: str = "thread_id", fresh: bool = True) -> Thread:
+        thread = self.store.get(thread_id, field=field)
+        if fresh and self.reconciler.stale([thread]):
+            self._reconcile_threads([thread])
+            thread = self.store.get(thread_id, field=field)
+        return thread
+
+    def normalize(self, path: str, field: str = "file") -> str:
+        return self.ws.normalize(path, field)
+
+    def read_source(self, rel: str, field: str = "file") -> bytes:
+        return self.ws.read(rel, field)
+
+    # -- writing --------------------------------------------------------------------------
+    def add(
+        self,
+        file: str,
+        line_start: int,
+        line_end: int,
+        body: str,
+        *,
+        tag: str = "NOTE",
+        author: str = "agent",
+        author_type: str = "agent",
+        ai_meta: dict[str, Any] | None = None,
+        start_character: int = 0,
+        end_character: int = 0,
+        field_names: dict[str, str] | None = None,
+    ) -> Thread:
+        names = {"file": "file", "line_start": "line_start", "line_end": "line_end", **(field_names or {})}
+        rel = self.ws.normalize(file, names["file"])
+        source = self.ws.read(rel, names["file"])
+        anchor = _with_field_names(lambda: create_anchor(rel, source, line_start, line_end, start_character, end_character), names)
+        now = utc_now()
+        with self.store.transaction():
+            self.reconciler.prime()
+            thread_id = new_thread_id()
+            while self.store.exists(thread_id):
+                thread_id = new_thread_id()
+            thread = Thread(
+                id=thread_id,
+                anchor=anchor,
+                health="anchored",
+                status="open",
+                tag=tag,
+                author=author,
+                author_type=author_type,
+                created_at=now,
+                updated_at=now,
+                comments=(Comment(f"{thread_id}.0", body, author, author_type, now),),
+                ai_meta=ai_meta,
+                history=(HistoryEvent(now, "created", author),),
+                snapshots={"created": _snapshot(now, anchor)},
+            )
+            self.store.put(thread)
+        self.reconciler.hashes.remember(rel, source)
+        self._notify({rel})
+        return thread
+
+    def reply(self, thread_id: str, body: str, *, author: str = "agent", author_type: str = "agent") -> Thread:
+        def change(t: Thread, now: str) -> Thread:
+            comment = Comment(f"{t.id}.{len(t.comments)}", body, author, author_type, now)
+            return t.evolve(comments=(*t.comments, comment), updated_at=now,
+                            history=(*t.history, HistoryEvent(now, "replied", author)))
+
+        return self._update(thread_id, change)
+
+    def resolve(self, thread_id: str, *, decision: str | None = None, wontfix: bool = False,
+                decider: str = "agent") -> Thread:
+        """Idempotent: resolving a resolved thread changes nothing and keeps resolved_at."""
+        target = "wontfix" if wontfix else "resolved"
+
+        def change(t: Thread, now: str) -> Thread:
+            if t.status == target and (decision is None or (t.decision and t.decision.summary == decision)):
+                return t
+            resolved_at = t.resolved_at if t.status != "open" and t.resolved_at else now
+            dec = Decision(decision, decider, now, target) if decision is not None else t.decision
+            snaps = dict(t.snapshots)
+            snaps["resolved"] = _snapshot(now, t.anchor)
+            event = HistoryEvent(now, "resolved" if not wontfix else "wontfix", decider,
+                                 {"decision": decision} if decision is not None else {})
+            return t.evolve(status=target, resolved_at=resolved_at, decision=dec, updated_at=now,
+                            snapshots=snaps, history=(*t.history, event))
+
+        return self._update(thread_id, change)
+
+    def reopen(self, thread_id: str, *, by: str = "agent") -> Thread:
+        """Reopening keeps the earlier decision: it stays on the thread and in its history."""
+        def change(t: Thread, now: str) -> Thread:
+            if t.status == "open":
+                return t
+            details = {"previous_status": t.status, "previous_resolved_at": t.resolved_at,
+                       "decision": t.decision.to_dict() if t.decision else None}
+            return t.evolve(status="open", resolved_at=None, updated_at=now,
+                            history=(*t.history, HistoryEvent(now, "reopened", by, details)))
+
+        return self._update(thread_id, change)
+
+    def edit(self, thread_id: str, body: str, *, by: str = "agent", field: str = "thread_id") -> Thread:
+        def change(t: Thread, now: str) -> Thread:
+            first = t.comments[0]
+            if first.body == body:
+                return t
+            edited = Comment(first.id, body, first.author, first.author_type, first.created_at, now)
+            event = HistoryEvent(now, "edited", by, {"previous_body": first.body})
+            return t.evolve(comments=(edited, *t.comments[1:]), updated_at=now, history=(*t.history, event))
+
+        return self._update(thread_id, change, field=field)
+
+    def delete(self, thread_id: str, *, field: str = "thread_id") -> Thread:
+        with self.store.transaction():
+            thread = self.store.get(thread_id, field=field)
+            self.store.delete(thread_id)
+        self._notify({thread.anchor.file})
+        return thread
+
+    def move(self, thread_id: str, target_file: str, target_line: int, *, by: str = "agent",
+             field_names: dict[str, str] | None = None) -> Thread:
+        """Re-anchor a thread at a new place; it keeps its id, comments and history."""
+        names = {"file": "targetFile", "line_start": "targetLine", "line_end": "targetLine", **(field_names or {})}
+        rel = self.ws.normalize(target_file, names["file"])
+        source = self.ws.read(rel, names["file"])
+        with self.store.transaction():
+            thread = self.store.get(thread_id, field=names.get("thread_id", "commentId"))
+            span = max(0, thread.anchor.line_end - thread.anchor.line_start)
+            lines = source.count(b"\n") + (0 if source.endswith(b"\n") or not source else 1)
+            end = min(target_line + span, max(lines, target_line))
+            anchor = _with_field_names(lambda: create_anchor(rel, source, target_line, end), names)
+            now = utc_now()
+            event = HistoryEvent(now, "moved", by, {
+                "from": {"file": thread.anchor.file, "line_start": thread.anchor.line_start,
+                         "line_end": thread.anchor.line_end},
+                "to": {"file": rel, "line_start": anchor.line_start, "line_end": anchor.line_end}})
+            moved = thread.evolve(anchor=anchor, health="anchored", anchor_method="moved_by_user",
+                                  anchor_confidence=1.0, updated_at=now, history=(*thread.history, event))
+            self.store.put(moved)
+        self._notify({thread.anchor.file, rel})
+        return moved
+
+    def reconcile(self, file: str | None = None) -> ReconcileReport:
+        flt = ThreadFilter(file=self.ws.normalize(file) if file else None)
+        with self.store.transaction():
+            threads = list(flt.apply(self.store.all()))
+            report = self.reconciler.run(threads)
+        self._notify({t.anchor.file for t in report.changed})
+        return report
+
+    def _reconcile_threads(self, threads: list[Thread]) -> None:
+        with self.store.transaction():
+            fresh = [self.store.get(t.id) for t in threads if self.store.exists(t.id)]
+            report = self.reconciler.run(fresh)
+        self._notify({t.anchor.file for t in report.changed})
+
+    def _update(self, thread_id: str, change: Callable[[Thread, str], Thread], *, field: str = "thread_id") -> Thread:
+        with self.store.transaction():
+            thread = self.store.get(thread_id, field=field)
+            updated = change(thread, utc_now())
+            if updated is not thread:
+                self.store.put(updated)
+        if updated is not thread:
+            self._notify({updated.anchor.file})
+        return updated
+
+
+def _snapshot(now: str, anchor: Any) -> Snapshot:
+    return Snapshot(now, anchor.file, anchor.line_start, anchor.line_end, anchor.selected_text)
+
+
+def _with_field_names(make: Callable[[], Any], names: dict[str, str]) -> Any:
+    """Engine errors name generic fields (line_start...); report them as this tool spells them."""
+    from limpet.anchoring import InvalidAnchor
+
+    try:
+        return make()
+    except InvalidAnchor as exc:
+        exc.field = names.get(exc.field or "", exc.field)
+        raise

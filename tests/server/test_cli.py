@@ -1,0 +1,80 @@
+"""The CLI for people: every command, --json, clear messages and exit codes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+
+import pytest
+from click.testing import CliRunner
+
+from limpet.server.cli import _load_extra_commands, cli
+
+
+def run(cmd, workspace, *args):
+    proc = subprocess.run([*cmd, *args], cwd=workspace, capture_output=True, text=True, timeout=60)
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def test_add_list_show_reply_resolve_reopen_reconcile_round_trip(limpet_cmd, workspace):
+    code, out, err = run(limpet_cmd, workspace, "add", "src/auth.py:10-14", "Handle expired tokens", "--tag", "TODO",
+                         "--json")
+    assert code == 0, err
+    thread = json.loads(out)["thread"]
+    assert thread["symbol"] == "AuthService.validate_token"
+    assert thread["author"] == "tester" and thread["author_type"] == "human"
+    tid = thread["id"]
+    code, out, _ = run(limpet_cmd, workspace, "list")
+    assert code == 0 and tid in out and "src/auth.py:10-14" in out
+    code, out, _ = run(limpet_cmd, workspace, "reply", tid, "On it")
+    assert code == 0 and "On it" in out
+    code, out, _ = run(limpet_cmd, workspace, "resolve", tid, "--decision", "Added expiry check", "--json")
+    assert json.loads(out)["thread"]["decision"]["summary"] == "Added expiry check"
+    code, out, _ = run(limpet_cmd, workspace, "reopen", tid, "--json")
+    assert json.loads(out)["thread"]["status"] == "open"
+    code, out, _ = run(limpet_cmd, workspace, "show", tid)
+    assert "Added expiry check" in out
+    code, out, _ = run(limpet_cmd, workspace, "reconcile", "--json")
+    assert code == 0 and json.loads(out)["counts"]["anchored"] == 1
+
+
+def test_workspace_option_works_before_and_after_the_command(limpet_cmd, workspace, tmp_path):
+    code, _, err = run(limpet_cmd, tmp_path, "add", "PLAN.md:1", "x", "--workspace", str(workspace))
+    assert code == 0, err
+    code, out, _ = run(limpet_cmd, tmp_path, "--workspace", str(workspace), "list", "--json")
+    assert json.loads(out)["count"] == 1
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "needle"),
+    [
+        (("add", "missing.py:1", "x"), 3, "FILE_NOT_FOUND"),
+        (("add", "PLAN.md:5-99", "x"), 2, "INVALID_ANCHOR"),
+        (("add", "../outside.py:1", "x"), 2, "INVALID_PATH"),
+        (("show", "c_1"), 3, "THREAD_NOT_FOUND"),
+        (("show", "t_1"), 2, "Invalid thread ID format"),
+        (("add", "PLAN.md", "x"), 2, "FILE:START"),
+    ],
+)
+def test_errors_have_messages_and_exit_codes(limpet_cmd, workspace, args, code, needle):
+    rc, out, err = run(limpet_cmd, workspace, *args)
+    assert rc == code
+    assert needle in err
+    assert "Traceback" not in err
+
+
+def test_json_errors_are_the_contract_error_object(limpet_cmd, workspace):
+    rc, out, _ = run(limpet_cmd, workspace, "show", "c_42", "--json")
+    assert rc == 3
+    assert json.loads(out)["error"]["code"] == "THREAD_NOT_FOUND"
+
+
+def test_every_command_is_documented_in_the_readme():
+    from pathlib import Path
+
+    _load_extra_commands()
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    for name, command in cli.commands.items():
+        assert f"limpet {name}" in readme, f"README does not document `limpet {name}`"
+        assert command.help, f"`limpet {name}` has no help text"
+    assert CliRunner().invoke(cli, ["--help"]).exit_code == 0

@@ -1,0 +1,97 @@
+"""Test helpers shared by every test folder (importable as `support`; see pytest pythonpath)."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import shutil
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+SAMPLE = {
+    "src/auth.py": (
+        "import hashlib\n"
+        "\n"
+        "\n"
+        "class AuthService:\n"
+        "    \"\"\"Checks tokens.\"\"\"\n"
+        "\n"
+        "    def __init__(self, secret):\n"
+        "        self.secret = secret\n"
+        "\n"
+        "    def validate_token(self, token):\n"
+        "        if not token:\n"
+        "            return False\n"
+        "        digest = hashlib.sha256(token.encode()).hexdigest()\n"
+        "        return digest == self.secret\n"
+        "\n"
+        "\n"
+        "def helper(x):\n"
+        "    return x * 2\n"
+    ),
+    "PLAN.md": "# Plan\n\nShip the piecewise model.\n\n## Risks\n\nLatency.\n",
+    "src/app.ts": (
+        "export class App {\n"
+        "  start(port: number): void {\n"
+        "    console.log(`listening on ${port}`);\n"
+        "  }\n"
+        "}\n"
+        "\n"
+        "export const add = (a: number, b: number) => a + b;\n"
+    ),
+    "main.go": (
+        "package main\n"
+        "\n"
+        "type Server struct{ port int }\n"
+        "\n"
+        "func (s *Server) Start() error {\n"
+        "\treturn nil\n"
+        "}\n"
+    ),
+}
+
+
+def write_files(root: Path, files: dict[str, str | bytes]) -> None:
+    for rel, content in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(content)
+
+
+def limpet_argv() -> list[str]:
+    """The installed console script next to this interpreter (what users and CI run)."""
+    exe = Path(sys.executable).with_name("limpet")
+    if exe.exists():
+        return [str(exe)]
+    found = shutil.which("limpet")
+    return [found] if found else [sys.executable, "-m", "limpet.server"]
+
+
+@contextlib.asynccontextmanager
+async def stdio_session(workspace: Path, *extra: str, message_handler=None) -> AsyncIterator[Any]:
+    """The official MCP client connected over real stdio to `limpet serve --workspace DIR`."""
+    from mcp import ClientSession, StdioServerParameters
+    from mcp.client.stdio import stdio_client
+
+    argv = limpet_argv()
+    params = StdioServerParameters(
+        command=argv[0], args=[*argv[1:], "serve", "--workspace", str(workspace), *extra], cwd=str(workspace)
+    )
+    async with stdio_client(params) as (read, write):
+        kwargs = {"message_handler": message_handler} if message_handler else {}
+        async with ClientSession(read, write, **kwargs) as session:
+            await session.initialize()
+            yield session
+
+
+async def call(session: Any, tool: str, args: dict[str, Any]) -> tuple[bool, dict[str, Any], Any]:
+    """(is_error, structuredContent, parsed JSON of the first text block)."""
+    res = await session.call_tool(tool, args)
+    text = res.content[0].text if res.content else None
+    parsed = json.loads(text) if text else None
+    return bool(res.is_error), res.structured_content or {}, parsed
