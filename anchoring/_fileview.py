@@ -82,12 +82,14 @@ class SymbolView:
 class FileView:
     """Immutable content of one file, with lazily derived structure."""
 
-    def __init__(self, language: str | None, source: bytes, digest: str | None = None) -> None:
+    def __init__(self, language: str | None, source: bytes, digest: str | None = None,
+                 previous: FileView | None = None) -> None:
         self.language = language
         self.source = source
         self.hash = digest or content_hash(source)
         self.lines = LineTable(source)
         self.tree = None
+        self._previous = previous  # an earlier version of the same file: incremental parse
 
     @property
     def line_count(self) -> int:
@@ -98,7 +100,7 @@ class FileView:
         if not self.language or not _languages.has_symbols(self.language):
             return []
         try:
-            self.tree = _languages.parse(self.language, self.source)
+            self.tree = self._parse()
             raw = _symbols.extract_symbols(self.language, self.tree)
         except Exception:  # noqa: BLE001 - a grammar failure degrades to text-only anchoring
             return []
@@ -107,6 +109,13 @@ class FileView:
             SymbolView(s, src[s.start_byte : s.end_byte].decode("utf-8", "replace"), i)
             for i, s in enumerate(raw)
         ]
+
+    def _parse(self):
+        previous, self._previous = self._previous, None  # never keep a chain of versions alive
+        old_tree = None
+        if previous is not None and previous.language == self.language and previous.tree is not None:
+            old_tree = edited_tree(previous.tree, previous.source, self.source)
+        return _languages.parse(self.language, self.source, old_tree)
 
     @cached_property
     def rows(self) -> list[str]:
@@ -139,12 +148,45 @@ class FileView:
         return best
 
 
+def edited_tree(tree, old: bytes, new: bytes):
+    """A copy of `tree` told about the one edited region between `old` and `new`."""
+    start = _common_prefix(old, new)
+    tail = _common_prefix(old[start:][::-1], new[start:][::-1])
+    old_end, new_end = len(old) - tail, len(new) - tail
+    edited = tree.copy()
+    edited.edit(start_byte=start, old_end_byte=old_end, new_end_byte=new_end,
+                start_point=_point(old, start), old_end_point=_point(old, old_end),
+                new_end_point=_point(new, new_end))
+    return edited
+
+
+def _common_prefix(a: bytes, b: bytes) -> int:
+    """Length of the common prefix, by bisection over slice comparisons (C speed)."""
+    lo, hi = 0, min(len(a), len(b))
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if a[lo:mid] == b[lo:mid]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def _point(source: bytes, offset: int) -> tuple[int, int]:
+    row = source.count(b"\n", 0, offset)
+    return row, offset - (source.rfind(b"\n", 0, offset) + 1)
+
+
 _cache: OrderedDict[tuple[str | None, str], FileView] = OrderedDict()
 _cache_lock = Lock()
 
 
-def file_view(path: str, source: bytes, digest: str | None = None) -> FileView:
-    """The (cached) view of `source` as a file at `path`."""
+def file_view(path: str, source: bytes, digest: str | None = None, previous: str | None = None) -> FileView:
+    """The (cached) view of `source` as a file at `path`.
+
+    previous: content hash of an earlier version of the file; when its view
+    (and tree) is still cached, the new content is parsed incrementally.
+    """
     language = _languages.language_for_path(path)
     digest = digest or content_hash(source)
     key = (language, digest)
@@ -153,7 +195,8 @@ def file_view(path: str, source: bytes, digest: str | None = None) -> FileView:
         if view is not None:
             _cache.move_to_end(key)
             return view
-    view = FileView(language, source, digest)
+        older = _cache.get((language, previous)) if previous else None
+    view = FileView(language, source, digest, older)
     with _cache_lock:
         _cache[key] = view
         while len(_cache) > VIEW_CACHE_SIZE:

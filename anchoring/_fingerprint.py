@@ -87,13 +87,28 @@ def _lines(text: str) -> list[str]:
     return [line.strip() for line in text.split("\n") if line.strip()]
 
 
+def _words(text: str) -> list[str]:
+    """Tokens that carry meaning: punctuation matches everywhere and would inflate LCS."""
+    return [t for t in tokens(text) if t[0].isalnum() or t[0] in "_$\"'"]
+
+
 def similarity(a: str, b: str) -> float:
-    """max(line-level, token-level) normalized LCS similarity, in [0, 1]."""
+    """Mean of line-level and word-level LCS similarity, in [0, 1].
+
+    Both must agree for a high score: shared words in rewritten lines, or a
+    few shared lines among new words, stay well below acceptance thresholds.
+    Short texts (up to 3 lines) compare characters instead of whole lines.
+    """
     if a == b:
         return 1.0
-    by_line = Indel.normalized_similarity(_lines(a), _lines(b))
-    by_token = Indel.normalized_similarity(tokens(a), tokens(b))
-    return max(by_line, by_token)
+    la, lb = _lines(a), _lines(b)
+    if la == lb:
+        return 1.0
+    if len(la) <= 3 or len(lb) <= 3:
+        by_line = Indel.normalized_similarity("\n".join(la), "\n".join(lb))
+    else:
+        by_line = Indel.normalized_similarity(la, lb)
+    return (by_line + Indel.normalized_similarity(_words(a), _words(b))) / 2
 
 
 def blind_similarity(a: str, a_name: str | None, b: str, b_name: str | None) -> float:

@@ -8,15 +8,15 @@ from ._fingerprint import blind_similarity, similarity, sketch_similarity
 from ._locate import context_similarity, exact_occurrences, fuzzy_windows, quote_rows
 
 FUNCTION_KINDS = frozenset({"function", "method", "constructor"})
-TYPE_KINDS = frozenset({"class", "struct", "interface", "trait", "enum", "record", "type", "union"})
 LINE_FUZZY_MIN = 0.6  # similarity for an edited line still to count as "the same line"
 LINE_MARGIN = 0.1
 
 
 def kinds_compatible(old: str | None, new: str) -> bool:
+    """Same kind of declaration; function/method/constructor differ only by nesting."""
     if old is None or old == new:
         return True
-    return (old in FUNCTION_KINDS and new in FUNCTION_KINDS) or (old in TYPE_KINDS and new in TYPE_KINDS)
+    return old in FUNCTION_KINDS and new in FUNCTION_KINDS
 
 
 def symbol_similarity(anchor: Anchor, sv: SymbolView, blind: bool = False) -> float:

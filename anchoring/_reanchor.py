@@ -58,9 +58,9 @@ def reanchor(anchor: Anchor, source: bytes | None, index: WorkspaceIndex | None 
 
 
 def find(anchor: Anchor, source: bytes | None, index: WorkspaceIndex | None) -> Hit | None:
-    """Run the cascade; None means orphaned."""
+    """Run the cascade; None means orphaned. Exact evidence is tried before similarity."""
     if source is None:
-        return moved_step(anchor, index)
+        return moved_step(anchor, index, exact_only=True) or moved_step(anchor, index)
     view = file_view(anchor.file, source, source_hash(source))
     hit = exact_step(anchor, view)
     if hit is not None:
@@ -68,18 +68,22 @@ def find(anchor: Anchor, source: bytes | None, index: WorkspaceIndex | None) -> 
     hit, sim, symbol_exists = symbol_step(anchor, view)
     if hit is not None:
         if sim < WEAK_SYMBOL_MATCH and anchor.position == "symbol":
-            moved = moved_step(anchor, index)
-            if moved is not None and moved.confidence >= 0.95:
+            moved = moved_step(anchor, index, exact_only=True)
+            if moved is not None:
                 return moved  # an identical copy elsewhere says more than a rewritten namesake
         return hit
-    if not symbol_exists:
-        hit = renamed_step(anchor, view)
+    steps = (
+        lambda: None if symbol_exists else renamed_step(anchor, view, exact_only=True),
+        lambda: moved_step(anchor, index, exact_only=True),
+        lambda: None if symbol_exists else renamed_step(anchor, view),
+        lambda: moved_step(anchor, index),
+        lambda: fuzzy_step(anchor, view),
+    )
+    for step in steps:
+        hit = step()
         if hit is not None:
             return hit
-    hit = moved_step(anchor, index)
-    if hit is not None:
-        return hit
-    return fuzzy_step(anchor, view)
+    return None
 
 
 def _health(anchor: Anchor, current_text_hash: str) -> str:

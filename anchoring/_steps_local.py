@@ -25,7 +25,7 @@ from ._mapping import kinds_compatible, map_into_symbol, symbol_similarity
 MARGIN = 0.1
 RENAME_MIN = 0.75  # name-blind similarity for a renamed (and edited) symbol
 RENAME_MIN_SMALL = 0.85  # ... when the symbol has few tokens
-REPARENT_MIN = 0.6  # same simple name, enclosing scope renamed or changed
+REPARENT_MIN = 0.75  # same simple name, enclosing scope renamed or changed
 SMALL_SYMBOL_TOKENS = 40
 FUZZY_MIN = 0.75
 FUZZY_MIN_SYMBOL = 0.8
@@ -86,11 +86,14 @@ def symbol_step(anchor: Anchor, view: FileView) -> tuple[Hit | None, float, bool
     return Hit(anchor.file, view, rows[0], rows[1], "symbol", round(confidence, 4)), sim, True
 
 
-def renamed_step(anchor: Anchor, view: FileView) -> Hit | None:
-    """Renamed in place (same scope and kind), or same name under a renamed scope."""
+def renamed_step(anchor: Anchor, view: FileView, exact_only: bool = False) -> Hit | None:
+    """Renamed in place (same scope and kind), or same name under a renamed scope.
+
+    exact_only: accept only a candidate whose name-blind text is identical.
+    """
     if not anchor.symbol or not anchor.symbol_name:
         return None
-    parent = anchor.symbol[: len(anchor.symbol) - len(anchor.symbol_name) - 1]
+    parent = parent_of(anchor.symbol, anchor.symbol_name)
     renamed, reparented = [], []
     for sv in view.symbols:
         if sv.qualified_name == anchor.symbol or not kinds_compatible(anchor.symbol_kind, sv.kind):
@@ -100,9 +103,10 @@ def renamed_step(anchor: Anchor, view: FileView) -> Hit | None:
         elif sv.parent_name == parent and not in_name_filter(anchor.sibling_names, sv.name):
             renamed.append(sv)
     small = anchor.symbol_tokens < SMALL_SYMBOL_TOKENS
-    hit = _best(anchor, view, renamed, RENAME_MIN_SMALL if small else RENAME_MIN, blind=True)
+    hit = _best(anchor, view, renamed, 1.0 if exact_only else RENAME_MIN_SMALL if small else RENAME_MIN, True)
     if hit is None:
-        hit = _best(anchor, view, reparented, RENAME_MIN_SMALL if small else REPARENT_MIN, blind=False)
+        threshold = 1.0 if exact_only else RENAME_MIN_SMALL if small else REPARENT_MIN
+        hit = _best(anchor, view, reparented, threshold, False)
     return hit
 
 
@@ -111,6 +115,10 @@ def _best(anchor: Anchor, view: FileView, cands: list[SymbolView], threshold: fl
         return None
     scored = sorted(((symbol_similarity(anchor, sv, blind=blind), sv) for sv in cands),
                     key=lambda t: (-t[0], t[1].first))
+    if threshold >= 1.0:  # identical but for the name: only another identical one is a rival
+        scored = [t for t in scored if t[0] >= 1.0]
+        if len(scored) != 1:
+            return None
     sim, best = scored[0]
     if sim < threshold:
         return None
@@ -135,10 +143,30 @@ def fuzzy_step(anchor: Anchor, view: FileView) -> Hit | None:
     if weight < FUZZY_MIN_CHARS or score < threshold:
         if not (ctx >= 0.8 and score >= FUZZY_MIN_WITH_CONTEXT and weight >= SHORT_QUOTE_CHARS):
             return None
+    if anchor.position == "symbol" and _is_other_declaration(anchor, view, first, last):
+        return None
     rivals = [w for w in windows[1:] if w[2] < first or w[1] > last]
     if rivals and score - rivals[0][0] < MARGIN:
         return None
     return Hit(anchor.file, view, first, last, "fuzzy", round(0.4 + 0.5 * score, 4))
+
+
+def _is_other_declaration(anchor: Anchor, view: FileView, first: int, last: int) -> bool:
+    """Does the window coincide with a symbol the symbol steps already turned down?
+
+    Where the parser sees a declaration, symbol evidence is authoritative; fuzzy
+    text only stands in for it where there is none (e.g. a file mid-edit that
+    no longer parses).
+    """
+    for sv in view.symbols:
+        if abs(sv.first - first) <= 3 and abs(sv.last - last) <= 3:
+            return True
+    return False
+
+
+def parent_of(qualified: str, name: str) -> str:
+    suffix = "." + name
+    return qualified[: -len(suffix)] if qualified.endswith(suffix) else ""
 
 
 def _old_symbol_row(anchor: Anchor) -> int:

@@ -13,8 +13,8 @@ from ._locate import context_similarity, exact_occurrences, quote_rows, quote_we
 from ._mapping import kinds_compatible, map_into_symbol, symbol_similarity
 from ._steps_local import MARGIN, Hit
 
-MOVED_MIN = 0.85  # similarity for an edited symbol found in another file
-MOVED_MIN_SAME_NAME = 0.75
+MOVED_MIN = 0.9  # similarity for an edited symbol found in another file
+MOVED_MIN_SAME_NAME = 0.85
 SKETCH_MIN = 0.7
 SKETCH_MIN_SAME_NAME = 0.55
 MOVED_MIN_TOKENS = 20  # smaller symbols move only when their text is identical
@@ -23,7 +23,8 @@ LINES_MIN_CHARS = 60  # a non-symbol quote found elsewhere must be this substant
 CANDIDATES_CHECKED = 12
 
 
-def moved_step(anchor: Anchor, index: WorkspaceIndex | None) -> Hit | None:
+def moved_step(anchor: Anchor, index: WorkspaceIndex | None, exact_only: bool = False) -> Hit | None:
+    """exact_only: identical (or identical but for the name) symbol text, or identical lines."""
     if index is None:
         return None
     for everywhere in (False, True):
@@ -35,7 +36,7 @@ def moved_step(anchor: Anchor, index: WorkspaceIndex | None) -> Hit | None:
             hit = _by_hash(anchor, index, paths, blind=True)
         if hit is None and not anchor.symbol_hash:
             hit = _by_lines(anchor, index, paths)
-        if hit is None and not everywhere:
+        if hit is None and not everywhere and not exact_only:
             hit = _by_similarity(anchor, index, paths)
         if hit is not None:
             return hit

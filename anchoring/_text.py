@@ -52,6 +52,8 @@ class LineTable:
         """Byte span of a row without its line break (CR stripped too)."""
         start = self.starts[row]
         end = self.starts[row + 1] - 1 if row + 1 < len(self.starts) else len(self.source)
+        if row + 1 == len(self.starts) and end > start and self.source[end - 1 : end] == b"\n":
+            end -= 1  # the final newline of the file
         if end > start and self.source[end - 1 : end] == b"\r":
             end -= 1
         return start, end

@@ -138,36 +138,43 @@ def _decisions(threads: list) -> pa.Array:
 
 
 def _ai_meta(threads: list) -> pa.Array:
-    metas = [t.ai_meta if isinstance(t.ai_meta, dict) else None for t in threads]
-    confs = [m.get("confidence") if m else None for m in metas]
+    metas = [t.ai_meta for t in threads]
+    try:  # fast path: well-formed ai_meta (str model/reasoning, numeric confidence)
+        return _ai_struct(metas, lambda m, k: m.get(k) if m else None)
+    except (pa.ArrowInvalid, pa.ArrowTypeError, AttributeError):
+        return _ai_struct([m if isinstance(m, dict) else None for m in metas], _safe_meta)
+
+
+def _ai_struct(metas: list, get) -> pa.Array:
     return pa.StructArray.from_arrays(
         [
-            _str([_opt_str(m.get("model")) if m else None for m in metas]),
-            pa.array([float(c) if _is_number(c) else None for c in confs], pa.float64()),
-            _str([_opt_str(m.get("reasoning")) if m else None for m in metas]),
+            _str([get(m, "model") for m in metas]),
+            pa.array([get(m, "confidence") for m in metas], pa.float64()),
+            _str([get(m, "reasoning") for m in metas]),
         ],
         fields=list(AI_META),
         mask=pa.array([m is None for m in metas], pa.bool_()),
     )
 
 
-def _opt_str(value: object) -> str | None:
+def _safe_meta(meta: dict | None, key: str) -> object:
+    """Coerce what an agent put in ai_meta: text to str, confidence to float or null."""
+    value = meta.get(key) if meta else None
+    if key == "confidence":
+        ok = isinstance(value, int | float) and not isinstance(value, bool)
+        return float(value) if ok else None
     return None if value is None else str(value)
 
 
-def _is_number(value: object) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool)
-
-
-def _snapshot_text(threads: list, key: str) -> pa.Array:
-    snaps = [t.snapshots.get(key) if t.snapshots else None for t in threads]
-    return _str([s.text if s is not None else None for s in snaps])
+def _snapshot_text(snaps: list, key: str) -> pa.Array:
+    return _str([s[key].text if key in s else None for s in snaps])
 
 
 def build_batch(items: list[ExportItem]) -> pa.RecordBatch:
     """One row per thread, in PARQUET_SCHEMA's column order."""
     ts = [it.thread for it in items]
     an = [t.anchor for t in ts]
+    snaps = [t.snapshots for t in ts]
     arrays = [
         _dict([it.workspace for it in items]),
         _str([t.id for t in ts]),
@@ -192,9 +199,9 @@ def build_batch(items: list[ExportItem]) -> pa.RecordBatch:
         _ts([t.resolved_at for t in ts], "resolved_at"),
         _decisions(ts),
         _str([t.anchor_method for t in ts]),
-        pa.array([float(t.anchor_confidence) for t in ts], pa.float64()),
-        _snapshot_text(ts, "created"),
-        _snapshot_text(ts, "resolved"),
+        pa.array([t.anchor_confidence for t in ts], pa.float64()),
+        _snapshot_text(snaps, "created"),
+        _snapshot_text(snaps, "resolved"),
         _comments(ts),
     ]
     return pa.RecordBatch.from_arrays(arrays, schema=PARQUET_SCHEMA)

@@ -56,7 +56,7 @@ def fence(text: str, language: str) -> str:
     """A fenced block that survives backtick runs inside the code (CommonMark rule)."""
     longest = max((len(m) for m in _BACKTICKS.findall(text)), default=0)
     ticks = "`" * max(3, longest + 1)
-    body = text if text.endswith("\n") or not text else text + "\n"
+    body = text + "\n" if text else ""  # always add: a trailing blank line is code too
     return f"{ticks}{language}\n{body}{ticks}\n"
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from collections import Counter
 from collections.abc import Iterable
-from typing import BinaryIO
+from typing import BinaryIO, NamedTuple
 
 from limpet.anchoring._model import Thread
 
@@ -85,45 +85,55 @@ def _decision(thread: Thread) -> str:
     return f"**{label}** — {d.status} by {d.decider} on {d.decided_at}{summary}\n"
 
 
-def render_thread(item: ExportItem, cache: LineCache) -> str:
-    parts = [_heading(item), "", _code(item, cache), _comments(item.thread)]
-    tail = _ai(item.thread) + _decision(item.thread)
+class Block(NamedTuple):
+    key: tuple  # (orphaned?, workspace, file, line_start, line_end, id): the digest's order
+    workspace: str
+    file: str
+    heading: str
+    body: str
+    status: str
+    health: str
+
+
+def render_thread(item: ExportItem, cache: LineCache) -> Block:
+    t, a = item.thread, item.thread.anchor
+    parts = ["", _code(item, cache), _comments(t)]
+    tail = _ai(t) + _decision(t)
     if tail:
         parts.append(tail)
-    return "\n".join(parts)
+    key = (t.health == "orphaned", item.workspace, a.file, a.line_start, a.line_end, t.id)
+    return Block(key, item.workspace, a.file, _heading(item), "\n".join(parts), t.status, t.health)
 
 
-def _summary(threads: list[tuple[tuple, str, str, str, str, str]], files: int) -> str:
-    status = Counter(s for *_, s, _h in threads)
-    health = Counter(h for *_, h in threads)
-    n = len(threads)
+def _summary(blocks: list[Block]) -> str:
+    status = Counter(b.status for b in blocks)
+    health = Counter(b.health for b in blocks)
+    n, files = len(blocks), len({(b.workspace, b.file) for b in blocks})
     by_status = " · ".join(f"{k} {status[k]}" for k in ("open", "resolved", "wontfix"))
     by_health = " · ".join(f"{k} {health[k]}" for k in ("anchored", "drifted", "orphaned"))
     noun = "thread" if n == 1 else "threads"
     return f"**{n} {noun}** in {files} {'file' if files == 1 else 'files'} — {by_status} — {by_health}\n"
 
 
-def render_digest(blocks: list[tuple[tuple, str, str, str, str, str]], exported_at: str | None) -> str:
-    """blocks: (sort key, workspace, file, text, status, health) per thread."""
-    blocks.sort(key=lambda b: b[0])
-    multi = len({b[1] for b in blocks}) > 1
-    files = len({(b[1], b[2]) for b in blocks})
+def render_digest(blocks: list[Block], exported_at: str | None) -> str:
+    blocks = sorted(blocks, key=lambda b: b.key)
+    multi = len({b.workspace for b in blocks}) > 1
     out = ["# limpet review digest\n"]
     if exported_at:
         out.append(f"_Exported at {exported_at}_\n")
-    out.append(_summary(blocks, files) if blocks else "No threads.\n")
+    out.append(_summary(blocks) if blocks else "No threads.\n")
     current = None
-    for key, workspace, file, text, _s, _h in blocks:
-        orphan = key[0] == 1
-        group = ("orphans",) if orphan else (workspace, file)
+    for b in blocks:
+        orphan = b.key[0]
+        group = ("orphans",) if orphan else (b.workspace, b.file)
         if group != current:
             current = group
-            title = "Orphaned threads" if orphan else code_span(file)
             if orphan:
-                out.append(f"## {title}\n\nThe code these threads pointed at is gone; each shows its last location.\n")
+                out.append("## Orphaned threads\n\nThe code these threads pointed at is gone; each shows its last location.\n")
             else:
-                out.append(f"## {title}" + (f" ({workspace})" if multi else "") + "\n")
-        out.append(text)
+                out.append(f"## {code_span(b.file)}" + (f" ({b.workspace})" if multi else "") + "\n")
+        # orphans of several workspaces share one section: name the workspace on each
+        out.append(b.heading + (f" · {b.workspace}" if orphan and multi else "") + "\n" + b.body)
     return "\n".join(out)
 
 
@@ -146,12 +156,8 @@ class MarkdownExporter:
         cache = LineCache()
         ticker = ProgressTicker(progress)
         blocks = []
-        for raw in items:
-            item = checked(raw)
-            t, a = item.thread, item.thread.anchor
-            orphan = 1 if t.health == "orphaned" else 0
-            key = (orphan, item.workspace, a.file, a.line_start, a.line_end, t.id)
-            blocks.append((key, item.workspace, a.file, render_thread(item, cache), t.status, t.health))
+        for item in items:
+            blocks.append(render_thread(checked(item), cache))
             ticker.tick()
         data = render_digest(blocks, options.exported_at).encode("utf-8")
         with open_sink(out, allow_stdout=True) as (sink, path):

@@ -32,7 +32,12 @@ COMPRESSION = "zstd"
 def _batches(items: Iterable[ExportItem], size: int, ticker: ProgressTicker) -> Iterator[pa.RecordBatch]:
     it = iter(items)
     while chunk := list(islice(it, size)):
-        batch = build_batch([checked(i) for i in chunk])
+        try:
+            batch = build_batch(chunk)
+        except AttributeError:
+            for i in chunk:
+                checked(i)  # names the offending item as INVALID_ARGUMENT
+            raise
         del chunk  # the Thread objects can go before the batch is written
         ticker.tick(batch.num_rows)
         yield batch

@@ -36,13 +36,16 @@ class ThreadFilter:
     until: str | None = None
     has_ai_meta: bool | None = None
 
+    @property
+    def exact_file(self) -> str | None:
+        """The one file this filter is about, when it names a file rather than a glob."""
+        return self.file if self.file is not None and not is_glob(self.file) else None
+
     def matches(self, t: Thread) -> bool:
-        if self.file is not None:
-            if is_glob(self.file):
-                if not _glob_match(t.anchor.file, self.file):
-                    return False
-            elif t.anchor.file != self.file:
-                return False
+        if self.file is not None and t.anchor.file != self.file and not (
+            is_glob(self.file) and _glob_match(t.anchor.file, self.file)
+        ):
+            return False
         if self.status is not None and t.status != self.status:
             return False
         if self.statuses is not None and t.status not in self.statuses:

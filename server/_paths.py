@@ -47,6 +47,7 @@ class Workspace:
                 f"Workspace directory does not exist: {path}", field="workspace", details={"workspace": str(path)}
             )
         self.root = path.resolve()
+        self._root_str = str(self.root)
         self.store_dir = self.root / STORE_DIRNAME
 
     # -- paths ---------------------------------------------------------------------------
@@ -131,7 +132,7 @@ class Workspace:
 
     def state(self, rel: str) -> FileState | None:
         try:
-            st = os.stat(self.root / rel)
+            st = os.stat(os.path.join(self._root_str, rel))
         except OSError:
             return None
         if not stat.S_ISREG(st.st_mode):

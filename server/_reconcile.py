@@ -86,10 +86,13 @@ class Reconciler:
 
     def stale(self, threads: Iterable[Thread]) -> list[Thread]:
         """Threads whose file content differs from what they were anchored to."""
+        current: dict[str, str | None] = {}
         out = []
         for t in threads:
-            current = self.hashes.hash_of(t.anchor.file)
-            if current != t.anchor.content_hash:
+            path = t.anchor.file
+            if path not in current:
+                current[path] = self.hashes.hash_of(path)
+            if current[path] != t.anchor.content_hash:
                 out.append(t)
         return out
 

@@ -52,13 +52,18 @@ class Service:
     def threads(self, flt: ThreadFilter | None = None, *, fresh: bool = True) -> list[Thread]:
         """Threads matching `flt`, ordered by file then line; re-anchored first if stale."""
         flt = flt or ThreadFilter()
-        selected = list(flt.apply(self.store.all()))
+        selected = self._select(flt)
         if fresh and selected:
             stale = self.reconciler.stale(selected)
             if stale:
                 self._reconcile_threads(stale)
-                selected = list(flt.apply(self.store.all()))
+                selected = self._select(flt)
         return selected
+
+    def _select(self, flt: ThreadFilter) -> list[Thread]:
+        exact = flt.exact_file
+        pool = self.store.for_file(exact) if exact is not None else self.store.all()
+        return list(flt.apply(pool))
 
     def get(self, thread_id: str, *, field: str = "thread_id", fresh: bool = True) -> Thread:
         thread = self.store.get(thread_id, field=field)
@@ -92,32 +97,39 @@ class Service:
         names = {"file": "file", "line_start": "line_start", "line_end": "line_end", **(field_names or {})}
         rel = self.ws.normalize(file, names["file"])
         source = self.ws.read(rel, names["file"])
-        anchor = _with_field_names(lambda: create_anchor(rel, source, line_start, line_end, start_character, end_character), names)
-        now = utc_now()
+        anchor = _with_field_names(
+            lambda: create_anchor(rel, source, line_start, line_end, start_character, end_character), names)
         with self.store.transaction():
             self.reconciler.prime()
-            thread_id = new_thread_id()
-            while self.store.exists(thread_id):
-                thread_id = new_thread_id()
-            thread = Thread(
-                id=thread_id,
-                anchor=anchor,
-                health="anchored",
-                status="open",
-                tag=tag,
-                author=author,
-                author_type=author_type,
-                created_at=now,
-                updated_at=now,
-                comments=(Comment(f"{thread_id}.0", body, author, author_type, now),),
-                ai_meta=ai_meta,
-                history=(HistoryEvent(now, "created", author),),
-                snapshots={"created": _snapshot(now, anchor)},
-            )
+            thread = _new_thread(self._unused_id(), anchor, body, tag, author, author_type, ai_meta, utc_now())
             self.store.put(thread)
         self.reconciler.hashes.remember(rel, source)
         self._notify({rel})
         return thread
+
+    def add_many(self, specs: Iterable[dict[str, Any]]) -> list[Thread]:
+        """The bulk path (imports, benchmarks): same validation and anchoring as `add`, each
+        source read once, one transaction and one sync for the whole batch."""
+        sources: dict[str, bytes] = {}
+        threads: list[Thread] = []
+        with self.store.transaction():
+            for spec in specs:
+                rel = self.ws.normalize(spec["file"])
+                if rel not in sources:
+                    sources[rel] = self.ws.read(rel)
+                anchor = create_anchor(rel, sources[rel], spec["line_start"], spec["line_end"])
+                threads.append(_new_thread(
+                    self._unused_id(), anchor, spec["body"], spec.get("tag", "NOTE"), spec.get("author", "agent"),
+                    spec.get("author_type", "agent"), spec.get("ai_meta"), spec.get("created_at") or utc_now()))
+            self.store.put_many(threads)
+        self._notify(set(sources))
+        return threads
+
+    def _unused_id(self) -> str:
+        thread_id = new_thread_id()
+        while self.store.exists(thread_id):
+            thread_id = new_thread_id()
+        return thread_id
 
     def reply(self, thread_id: str, body: str, *, author: str = "agent", author_type: str = "agent") -> Thread:
         def change(t: Thread, now: str) -> Thread:
@@ -222,6 +234,25 @@ class Service:
         if updated is not thread:
             self._notify({updated.anchor.file})
         return updated
+
+
+def _new_thread(thread_id: str, anchor: Any, body: str, tag: str, author: str, author_type: str,
+                ai_meta: dict[str, Any] | None, now: str) -> Thread:
+    return Thread(
+        id=thread_id,
+        anchor=anchor,
+        health="anchored",
+        status="open",
+        tag=tag,
+        author=author,
+        author_type=author_type,
+        created_at=now,
+        updated_at=now,
+        comments=(Comment(f"{thread_id}.0", body, author, author_type, now),),
+        ai_meta=ai_meta,
+        history=(HistoryEvent(now, "created", author),),
+        snapshots={"created": _snapshot(now, anchor)},
+    )
 
 
 def _snapshot(now: str, anchor: Any) -> Snapshot:

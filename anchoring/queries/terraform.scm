@@ -1,0 +1,2 @@
+; Terraform uses the HCL grammar.
+; inherits: hcl

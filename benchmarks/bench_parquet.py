@@ -1,0 +1,203 @@
+"""Benchmark: N synthetic threads to Parquet via limpet's exporter vs a hand-written pyarrow write.
+
+    .venv/bin/python benchmarks/bench_parquet.py [--rows 1000000] [--row-group-size 65536]
+
+Each measurement runs in its own child process (so peak RSS is that run's alone):
+  gen       only generating the items (the cost both writers share),
+  exporter  get_exporter("parquet").write(...) streaming the items,
+  raw       the same rows, same schema, same zstd, same row groups, written with plain pyarrow
+            (column lists -> RecordBatch -> ParquetWriter): the strong baseline.
+Items are generated lazily and deterministically in every child: nothing is shared.
+Targets (issue): exporter <= 1.3x raw, peak RSS < 1 GB. Prints a markdown table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from itertools import accumulate, islice
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from limpet.anchoring._anchor import Anchor
+from limpet.anchoring._model import HEALTHS, STATUSES, TAGS, Comment, Decision, Snapshot, Thread
+from limpet.exporters import PARQUET_SCHEMA, ExportItem, ExportOptions, get_exporter
+
+BASE_ID = 1763790000000000
+AI = {"model": "claude-sonnet-4.5", "confidence": 0.9, "reasoning": "Pattern seen in similar code"}
+
+
+def _anchors(count: int = 1000) -> list[Anchor]:
+    # Only the fields the exporter relies on; the rest keep their defaults.
+    out = []
+    for k in range(count):
+        l1 = 1 + (k * 7) % 900
+        text = f"def handler_{k}(request):\n    data = request.json()\n    return process(data, {k})"
+        out.append(
+            Anchor(file=f"src/pkg_{k % 40}/module_{k}.py", line_start=l1, line_end=l1 + 2, start_character=0,
+                   end_character=0, selected_text=text, content_hash=f"{k:032x}",
+                   symbol=f"Service{k % 50}.handler_{k}", symbol_kind="method")
+        )  # fmt: skip
+    return out
+
+
+def _ts(i: int, offset: int = 0) -> str:
+    s = i + offset
+    return f"2026-{1 + s % 12:02d}-{1 + s % 28:02d}T{s % 24:02d}:{s % 60:02d}:{(s // 60) % 60:02d}Z"
+
+
+def synthetic_items(n: int) -> Iterator[ExportItem]:
+    anchors = _anchors()
+    for i in range(n):
+        a = anchors[i % len(anchors)]
+        agent = i % 2 == 0
+        author = "claude" if agent else f"dev{i % 97}"
+        created = _ts(i)
+        comments = tuple(
+            Comment(f"c_{BASE_ID + i * 4 + k}", f"Comment {k} on thread {i}: check the error path here.",
+                    author if k == 0 else f"dev{(i + k) % 97}", "agent" if agent and k == 0 else "human",
+                    _ts(i, k * 3600))
+            for k in range(1 + i % 3)
+        )  # fmt: skip
+        status = STATUSES[i % 3]
+        closed = status != "open"
+        resolved = _ts(i, 86400) if closed else None
+        yield ExportItem(
+            Thread(
+                id=f"c_{BASE_ID + i * 4}", anchor=a, health=HEALTHS[(i // 3) % 3], status=status,
+                tag=TAGS[i % 5], author=author, author_type="agent" if agent else "human",
+                created_at=created, updated_at=resolved or created, comments=comments,
+                ai_meta=AI if agent else None, resolved_at=resolved,
+                decision=Decision("Fixed in the follow-up", "dev1", resolved, status) if closed else None,
+                snapshots={"created": Snapshot(created, a.file, a.line_start, a.line_end, a.selected_text)}
+                if closed else {},
+            ),
+            f"repo-{i % 4}",
+            None,
+        )  # fmt: skip
+
+
+# -- the baseline: plain pyarrow, same rows and schema ---------------------------------------
+
+TSU = pa.timestamp("us", tz="UTC")
+
+
+def _raw_batch(items: list[ExportItem]) -> pa.RecordBatch:
+    S = pa.string()
+    ts = [it.thread for it in items]
+    an = [t.anchor for t in ts]
+    flat = [c for t in ts for c in t.comments]
+    ds = [t.decision for t in ts]
+    ms = [t.ai_meta for t in ts]
+    snaps = [t.snapshots for t in ts]
+    comment_t = PARQUET_SCHEMA.field("comments").type
+    cols = [
+        pa.array([it.workspace for it in items], S).dictionary_encode(),
+        pa.array([t.id for t in ts], S), pa.array([a.file for a in an], S),
+        pa.array([a.line_start for a in an], pa.int32()), pa.array([a.line_end for a in an], pa.int32()),
+        pa.array([a.start_character for a in an], pa.int32()), pa.array([a.end_character for a in an], pa.int32()),
+        pa.array([a.symbol for a in an], S), pa.array([a.symbol_kind for a in an], S),
+        pa.array([a.selected_text for a in an], S),
+        pa.array([t.tag for t in ts], S).dictionary_encode(), pa.array([t.status for t in ts], S).dictionary_encode(),
+        pa.array([t.health for t in ts], S).dictionary_encode(), pa.array([t.author for t in ts], S),
+        pa.array([t.author_type for t in ts], S).dictionary_encode(),
+        pa.StructArray.from_arrays(
+            [pa.array([m["model"] if m else None for m in ms], S),
+             pa.array([m["confidence"] if m else None for m in ms], pa.float64()),
+             pa.array([m["reasoning"] if m else None for m in ms], S)],
+            fields=list(PARQUET_SCHEMA.field("ai_meta").type), mask=pa.array([m is None for m in ms])),
+        pa.array([t.comments[0].body for t in ts], S), pa.array([len(t.comments) for t in ts], pa.int32()),
+        pa.array([t.created_at for t in ts], S).cast(TSU), pa.array([t.updated_at for t in ts], S).cast(TSU),
+        pa.array([t.resolved_at for t in ts], S).cast(TSU),
+        pa.StructArray.from_arrays(
+            [pa.array([d.summary if d else None for d in ds], S), pa.array([d.decider if d else None for d in ds], S),
+             pa.array([d.decided_at if d else None for d in ds], S).cast(TSU),
+             pa.array([d.status if d else None for d in ds], S)],
+            fields=list(PARQUET_SCHEMA.field("decision").type), mask=pa.array([d is None for d in ds])),
+        pa.array([t.anchor_method for t in ts], S), pa.array([t.anchor_confidence for t in ts], pa.float64()),
+        pa.array([s["created"].text if "created" in s else None for s in snaps], S),
+        pa.array([s["resolved"].text if "resolved" in s else None for s in snaps], S),
+        pa.ListArray.from_arrays(
+            pa.array(list(accumulate((len(t.comments) for t in ts), initial=0)), pa.int32()),
+            pa.StructArray.from_arrays(
+                [pa.array([c.id for c in flat], S), pa.array([c.body for c in flat], S),
+                 pa.array([c.author for c in flat], S), pa.array([c.author_type for c in flat], S),
+                 pa.array([c.created_at for c in flat], S).cast(TSU),
+                 pa.array([c.edited_at for c in flat], S).cast(TSU)],
+                fields=list(comment_t.value_type)),
+            type=comment_t),
+    ]  # fmt: skip
+    return pa.RecordBatch.from_arrays(cols, schema=PARQUET_SCHEMA)
+
+
+def raw_write(items: Iterator[ExportItem], path: str, row_group_size: int) -> int:
+    n = 0
+    with pq.ParquetWriter(path, PARQUET_SCHEMA, compression="zstd") as writer:
+        while chunk := list(islice(items, row_group_size)):
+            writer.write_batch(_raw_batch(chunk), row_group_size=row_group_size)
+            n += len(chunk)
+    return n
+
+
+# -- child / parent --------------------------------------------------------------------------
+
+
+def child(mode: str, rows: int, out: str, rgs: int) -> dict:
+    start = time.perf_counter()
+    items = synthetic_items(rows)
+    if mode == "gen":
+        count = sum(1 for _ in items)
+    elif mode == "exporter":
+        count = get_exporter("parquet").write(items, out, ExportOptions(row_group_size=rgs)).count
+    else:
+        count = raw_write(items, out, rgs)
+    seconds = time.perf_counter() - start
+    peak_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux
+    return {"mode": mode, "rows": count, "seconds": seconds, "peak_rss_mb": peak_kb / 1024}
+
+
+def measure(mode: str, rows: int, out: str, rgs: int) -> dict:
+    cmd = [sys.executable, os.path.abspath(__file__), "--child", mode, "--rows", str(rows),
+           "--out", out, "--row-group-size", str(rgs)]  # fmt: skip
+    done = subprocess.run(cmd, check=True, capture_output=True, text=True)
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--rows", type=int, default=1_000_000)
+    p.add_argument("--row-group-size", type=int, default=65536)
+    p.add_argument("--child", choices=["gen", "exporter", "raw"])
+    p.add_argument("--out", default="")
+    args = p.parse_args()
+    if args.child:
+        print(json.dumps(child(args.child, args.rows, args.out, args.row_group_size)))
+        return
+    with tempfile.TemporaryDirectory(prefix="limpet-bench-") as tmp:
+        ours, raw = os.path.join(tmp, "exporter.parquet"), os.path.join(tmp, "raw.parquet")
+        gen = measure("gen", args.rows, "", args.row_group_size)
+        exp = measure("exporter", args.rows, ours, args.row_group_size)
+        base = measure("raw", args.rows, raw, args.row_group_size)
+        a, b = pq.ParquetFile(ours), pq.ParquetFile(raw)
+        assert a.metadata.num_rows == b.metadata.num_rows == args.rows
+        assert a.schema_arrow.equals(b.schema_arrow), "baseline must write the same schema"
+        size_mb = os.path.getsize(ours) / 2**20
+    ratio = exp["seconds"] / base["seconds"]
+    net = (exp["seconds"] - gen["seconds"]) / max(base["seconds"] - gen["seconds"], 1e-9)
+    print("| rows | exporter s | raw pyarrow s | ratio | ratio net of item generation | generation s "
+          "| exporter peak RSS MB | raw peak RSS MB | file MB |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print(f"| {args.rows:,} | {exp['seconds']:.2f} | {base['seconds']:.2f} | {ratio:.2f}x | {net:.2f}x "
+          f"| {gen['seconds']:.2f} | {exp['peak_rss_mb']:.0f} | {base['peak_rss_mb']:.0f} | {size_mb:.1f} |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,139 @@
+"""JSONL training data: parsed line by line, stable keys, loadable by Arrow's JSON reader."""
+
+from __future__ import annotations
+
+import io
+
+import orjson
+import pyarrow.json as pj
+import pytest
+
+from limpet.exporters import ExportItem, ExportOptions, get_exporter
+
+TOP = ["prompt", "completion", "metadata"]
+PAIR_TOP = ["prompt", "completion", "before", "thread", "after", "decision", "metadata"]
+
+
+def _export(items, **opts) -> bytes:
+    buf = io.BytesIO()
+    result = get_exporter("jsonl").write(iter(items), buf, ExportOptions(**opts))
+    assert result.count == len(items) and result.bytes_written == len(buf.getvalue())
+    assert result.media_type == "application/x-ndjson"
+    return buf.getvalue()
+
+
+def _records(items, **opts) -> list[dict]:
+    data = _export(items, **opts)
+    assert data.endswith(b"\n") and b"\n\n" not in data
+    return [orjson.loads(line) for line in data.split(b"\n")[:-1]]
+
+
+def _by_id(records) -> dict[str, dict]:
+    return {r["metadata"]["thread_id"]: r for r in records}
+
+
+def test_one_record_per_thread_with_stable_keys(items):
+    records = _records(items)
+    assert len(records) == len(items)
+    assert all(list(r) == TOP for r in records)
+    meta_keys = {tuple(r["metadata"]) for r in records}
+    assert len(meta_keys) == 1  # same keys, same order, on every line
+    assert {tuple(r["metadata"]["ai_meta"]) for r in records} == {("model", "confidence", "reasoning")}
+
+
+def test_seed_shape_prompt_and_completion(items):
+    r = _by_id(_records(items))
+    todo = r["c_1763790000000010"]
+    assert todo["prompt"].startswith("Analyze this code:\nFile: src/auth.py (lines 8-12, in AuthService.validate_token)")
+    assert "```python\n" in todo["prompt"]
+    assert todo["completion"] == "TODO: Handle expired tokens"
+    assert todo["metadata"]["tag"] == "TODO" and todo["metadata"]["author"] == "claude"
+    assert todo["metadata"]["ai_meta"] == {"model": "claude-sonnet-4.5", "confidence": 0.95, "reasoning": "Security"}
+    assert todo["metadata"]["reply_count"] == 1
+    # the body already carries its tag: not doubled
+    assert r["c_1763790000000020"]["completion"] == "FIXME: decode never decodes"
+    assert r["c_1763790000000030"]["metadata"]["language"] == "typescript"
+
+
+def _code(prompt: str) -> list[str]:
+    body = prompt.split("\n", 2)[2]
+    fence = body.split("\n", 1)[0].rstrip("abcdefghijklmnopqrstuvwxyz")
+    return body.split("\n", 1)[1].rsplit(fence, 1)[0][:-1].split("\n")
+
+
+@pytest.mark.parametrize("n", [0, 1, 3, 20])
+def test_context_lines(items, n):
+    todo = _by_id(_records(items, context_lines=n))["c_1763790000000010"]
+    m = todo["metadata"]
+    assert (m["context_start"], m["context_end"]) == (max(1, 8 - n), min(16, 12 + n))
+    assert m["context_lines"] == n and m["code_origin"] == "source"
+    lines = _code(todo["prompt"])
+    assert len(lines) == m["context_end"] - m["context_start"] + 1
+    assert "    def validate_token(self, token):" in lines
+
+
+def test_no_source_context_means_anchored_lines_only(items):
+    todo = _by_id(_records(items, include_source_context=False))["c_1763790000000010"]
+    assert todo["metadata"]["context_lines"] == 0
+    assert _code(todo["prompt"])[0] == "    def validate_token(self, token):"
+
+
+def test_context_clipped_at_file_edges(items):
+    first = _by_id(_records(items, context_lines=5))["c_1763790000000060"]
+    assert first["metadata"]["context_start"] == 1
+
+
+def test_orphan_and_missing_source_use_the_kept_text(items):
+    orphan = _by_id(_records(items))["c_1763790000000040"]
+    assert orphan["metadata"]["code_origin"] == "anchor"
+    assert _code(orphan["prompt"]) == ["def old():", "    return 1"]
+
+
+def test_code_with_backticks_gets_a_longer_fence(items):
+    fixme = _by_id(_records(items))["c_1763790000000020"]
+    assert "\n````python\n" in fixme["prompt"] and fixme["prompt"].endswith("````\n")
+
+
+def test_review_pairs(items):
+    records = _records(items, task="review-pairs")
+    assert all(list(r) == PAIR_TOP for r in records)
+    r = _by_id(records)
+    fixed = r["c_1763790000000020"]
+    assert fixed["before"]["origin"] == "snapshot" and fixed["before"]["code"].endswith("pass")
+    assert fixed["after"]["origin"] == "resolved" and fixed["after"]["at"] == "2026-11-23T09:00:00Z"
+    assert fixed["completion"] == fixed["after"]["code"]
+    assert fixed["decision"] == {
+        "summary": "Raise instead of returning None", "decider": "dana",
+        "decided_at": "2026-11-23T09:00:00Z", "status": "resolved",
+    }  # fmt: skip
+    assert "Review thread [FIXME]:\ndana (human): FIXME: decode never decodes" in fixed["prompt"]
+    open_one = r["c_1763790000000010"]
+    assert open_one["before"]["origin"] == "anchor" and open_one["after"]["origin"] == "current"
+    assert [c["author"] for c in open_one["thread"]] == ["claude", "dana"]
+    assert open_one["decision"] is None
+    gone = r["c_1763790000000040"]
+    assert gone["after"] == {
+        "code": None, "file": "src/legacy.py", "line_start": 1, "line_end": 2, "at": None, "origin": "gone",
+    }  # fmt: skip
+    assert gone["completion"] == ""
+
+
+def test_review_pairs_current_code_is_stamped_with_exported_at(items):
+    r = _by_id(_records(items, task="review-pairs", exported_at="2026-12-01T00:00:00Z"))
+    assert r["c_1763790000000010"]["after"]["at"] == "2026-12-01T00:00:00Z"
+
+
+@pytest.mark.parametrize("task", ["comments", "review-pairs"])
+def test_arrow_json_loader_reads_it_in_small_blocks(items, task):
+    # `datasets`' JSON builder uses pyarrow.json in blocks: types must agree across blocks.
+    many = [ExportItem(i.thread, f"{i.workspace}{k}", i.source) for k in range(50) for i in items]
+    data = _export(many, task=task)
+    table = pj.read_json(io.BytesIO(data), read_options=pj.ReadOptions(block_size=4096))
+    assert table.num_rows == len(many)
+    assert table.column_names == (TOP if task == "comments" else PAIR_TOP)
+    assert table.schema.field("metadata").type.get_field_index("line_start") >= 0
+
+
+def test_deterministic(items):
+    assert _export(items) == _export(items)
+    assert _export(items, task="review-pairs") == _export(items, task="review-pairs")
