@@ -200,7 +200,8 @@ def file_view(path: str, source: bytes, digest: str | None = None, previous: str
     with _cache_lock:
         _cache[key] = view
         while len(_cache) > VIEW_CACHE_SIZE:
-            _cache.popitem(last=False)
+            _, evicted = _cache.popitem(last=False)
+            evicted.tree = None  # trees are big; only recently used views keep one
     return view
 
 

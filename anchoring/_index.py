@@ -56,7 +56,7 @@ class WorkspaceIndex:
         for other in sorted(self._paths_by_hash.get(digest, ())):
             return file_view(path, self._views[other].source, digest)
         source = read(path)
-        return None if source is None else file_view(path, source, digest)
+        return None if source is None else file_view(path, source, digest, previous=self._hashes.get(path))
 
     def _drop(self, path: str) -> None:
         digest = self._hashes.pop(path, None)

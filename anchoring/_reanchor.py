@@ -61,7 +61,7 @@ def find(anchor: Anchor, source: bytes | None, index: WorkspaceIndex | None) -> 
     """Run the cascade; None means orphaned. Exact evidence is tried before similarity."""
     if source is None:
         return moved_step(anchor, index, exact_only=True) or moved_step(anchor, index)
-    view = file_view(anchor.file, source, source_hash(source))
+    view = file_view(anchor.file, source, source_hash(source), previous=anchor.content_hash)
     hit = exact_step(anchor, view)
     if hit is not None:
         return hit

@@ -23,9 +23,9 @@ from ._locate import (
 from ._mapping import kinds_compatible, map_into_symbol, symbol_similarity
 
 MARGIN = 0.1
-RENAME_MIN = 0.75  # name-blind similarity for a renamed (and edited) symbol
-RENAME_MIN_SMALL = 0.85  # ... when the symbol has few tokens
-REPARENT_MIN = 0.75  # same simple name, enclosing scope renamed or changed
+RENAME_MIN = 0.8  # name-blind similarity for a renamed (and edited) symbol
+RENAME_MIN_SMALL = 0.9  # ... when the symbol has few tokens
+REPARENT_MIN = 0.8  # same simple name, enclosing scope renamed or changed
 SMALL_SYMBOL_TOKENS = 40
 FUZZY_MIN = 0.75
 FUZZY_MIN_SYMBOL = 0.8

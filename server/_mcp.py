@@ -92,6 +92,12 @@ class McpApp:
     async def run_sync(self, fn: Callable[[], Any]) -> Any:
         return await anyio.to_thread.run_sync(fn, limiter=self.limiter)
 
+    async def _invoke(self, op: Operation, arguments: Any) -> Any:
+        if op.read_only and self.limiter.borrowed_tokens == 0:
+            # Reads take microseconds: a worker-thread hop would cost more than the call.
+            return invoke(self.service, op.name, arguments)[1]
+        return (await self.run_sync(lambda: invoke(self.service, op.name, arguments)))[1]
+
     async def _list_tools(self, ctx: Any, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
         return types.ListToolsResult(tools=self.tools)
 
@@ -101,7 +107,7 @@ class McpApp:
             raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown tool: {params.name}",
                            data={"tool": params.name, "available": sorted(self.ops)})
         try:
-            _, result = await self.run_sync(lambda: invoke(self.service, op.name, params.arguments))
+            result = await self._invoke(op, params.arguments)
         except LimpetError as exc:
             return error_result(exc)
         except Exception:  # the door's last line: a bug must not kill the server or leak a traceback
