@@ -22,6 +22,7 @@ __all__ = ["Anchor", "create_anchor", "content_hash", "text_hash"]
 ANCHOR_VERSION = 1
 CONTEXT_ROWS = 3  # non-blank rows of prefix / suffix context kept
 CONTEXT_CHARS = 240
+MAX_SIBLINGS = 512  # bounds the stored name filter (about 2 KB of hex at most)
 WHOLE_SYMBOL_SLACK = 3  # lines an anchor may differ from its symbol and still be "on" it
 
 
@@ -167,8 +168,12 @@ def _context(view: FileView, row: int, step: int) -> str:
 
 
 def _sibling_filter(view: FileView, symbol: SymbolView | None) -> str:
+    """Names in the symbol's scope (the nearest MAX_SIBLINGS in giant scopes)."""
     if symbol is None:
         return ""
     parent = symbol.symbol.parent
-    names = [sv.name for sv in view.symbols if sv.symbol.parent == parent]
-    return name_filter(names)
+    siblings = [sv for sv in view.symbols if sv.symbol.parent == parent]
+    if len(siblings) > MAX_SIBLINGS:
+        siblings.sort(key=lambda sv: (abs(sv.index - symbol.index), sv.index))
+        siblings = siblings[:MAX_SIBLINGS]
+    return name_filter([sv.name for sv in siblings])

@@ -23,14 +23,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from threading import Lock
 
-from ._anchor import Anchor, anchor_from_view
+from ._anchor import Anchor, anchor_from_view, create_anchor
+from ._candidates import Candidate, orphan_candidates
 from ._fileview import file_view
 from ._index import WorkspaceIndex
 from ._steps_local import Hit, exact_step, fuzzy_step, renamed_step, symbol_step
 from ._steps_moved import moved_step
 from ._text import content_hash
 
-__all__ = ["METHODS", "Relocation", "reanchor"]
+# The engine's public surface (limpet.anchoring re-exports it).
+__all__ = [
+    "METHODS", "Anchor", "Candidate", "Relocation", "WorkspaceIndex",
+    "content_hash", "create_anchor", "orphan_candidates", "reanchor",
+]
 
 METHODS = ("unchanged", "exact", "symbol", "renamed", "moved", "fuzzy", "orphaned")
 WEAK_SYMBOL_MATCH = 0.5  # below this, an identical copy elsewhere beats the same name

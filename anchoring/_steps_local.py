@@ -23,6 +23,7 @@ from ._locate import (
 from ._mapping import kinds_compatible, map_into_symbol, symbol_similarity
 
 MARGIN = 0.1
+BLANK_CONTEXT_MIN = 0.9  # blank lines are placed by their context alone
 RENAME_MIN = 0.8  # name-blind similarity for a renamed (and edited) symbol
 RENAME_MIN_SMALL = 0.9  # ... when the symbol has few tokens
 REPARENT_MIN = 0.8  # same simple name, enclosing scope renamed or changed
@@ -44,6 +45,8 @@ class Hit:
 
 def exact_step(anchor: Anchor, view: FileView) -> Hit | None:
     rows = quote_rows(anchor.selected_text)
+    if not any(rows):
+        return blank_step(anchor, view, len(rows))
     found = exact_occurrences(view, rows)
     if not found:
         return None
@@ -64,6 +67,25 @@ def exact_step(anchor: Anchor, view: FileView) -> Hit | None:
         return None
     confidence = 1.0 if len(scored) == 1 else 0.8 + 0.2 * min(1.0, best[0] - scored[1][0] + 0.5)
     return Hit(anchor.file, view, best[3], best[3] + span - 1, "exact", round(min(confidence, 1.0), 4))
+
+
+def blank_step(anchor: Anchor, view: FileView, span: int) -> Hit | None:
+    """Blank lines carry no text: only their surroundings (context) can place them."""
+    if not (anchor.prefix or anchor.suffix):
+        return None
+    rows = view.rows
+    scored = []
+    for start in range(0, view.line_count - span + 1):
+        if not any(rows[start : start + span]):
+            ctx = context_similarity(view, start, start + span - 1, anchor.prefix, anchor.suffix)
+            scored.append((round(ctx, 2), -abs(start - (anchor.line_start - 1)), start))
+    if not scored:
+        return None
+    scored.sort(reverse=True)
+    best = scored[0]
+    if best[0] < BLANK_CONTEXT_MIN:
+        return None
+    return Hit(anchor.file, view, best[2], best[2] + span - 1, "exact", round(best[0], 4))
 
 
 def symbol_step(anchor: Anchor, view: FileView) -> tuple[Hit | None, float, bool]:

@@ -26,7 +26,6 @@ from itertools import accumulate, islice
 
 import pyarrow as pa
 import pyarrow.parquet as pq
-
 from limpet.anchoring._anchor import Anchor
 from limpet.anchoring._model import HEALTHS, STATUSES, TAGS, Comment, Decision, Snapshot, Thread
 from limpet.exporters import PARQUET_SCHEMA, ExportItem, ExportOptions, get_exporter
@@ -173,7 +172,11 @@ def measure(mode: str, rows: int, out: str, rgs: int, repeat: int) -> dict:
         done = subprocess.run(cmd, check=True, capture_output=True, text=True)
         runs.append(json.loads(done.stdout.strip().splitlines()[-1]))
     best = min(runs, key=lambda r: r["cpu"])
-    return {**best, "seconds": min(r["seconds"] for r in runs), "peak_rss_mb": max(r["peak_rss_mb"] for r in runs)}
+    return {
+        **best,
+        "seconds": min(r["seconds"] for r in runs),
+        "peak_rss_mb": max(r["peak_rss_mb"] for r in runs),
+    }
 
 
 def main() -> None:
@@ -198,13 +201,18 @@ def main() -> None:
         size_mb = os.path.getsize(ours) / 2**20
     wall, cpu = exp["seconds"] / base["seconds"], exp["cpu"] / base["cpu"]
     net = (exp["cpu"] - gen["cpu"]) / max(base["cpu"] - gen["cpu"], 1e-9)
-    print("| rows | exporter s (wall / cpu) | raw pyarrow s (wall / cpu) | ratio wall | ratio cpu "
-          "| ratio cpu net of item generation | generation cpu s | exporter peak RSS MB | raw peak RSS MB "
-          "| file MB |")
+    print(
+        "| rows | exporter s (wall / cpu) | raw pyarrow s (wall / cpu) | ratio wall | ratio cpu "
+        "| ratio cpu net of item generation | generation cpu s | exporter peak RSS MB | raw peak RSS MB "
+        "| file MB |"
+    )
     print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
-    print(f"| {args.rows:,} | {exp['seconds']:.1f} / {exp['cpu']:.1f} | {base['seconds']:.1f} / {base['cpu']:.1f} "
-          f"| {wall:.2f}x | {cpu:.2f}x | {net:.2f}x | {gen['cpu']:.1f} | {exp['peak_rss_mb']:.0f} "
-          f"| {base['peak_rss_mb']:.0f} | {size_mb:.1f} |")
+    print(
+        f"| {args.rows:,} | {exp['seconds']:.1f} / {exp['cpu']:.1f} | {base['seconds']:.1f} / {base['cpu']:.1f} "
+        f"| {wall:.2f}x | {cpu:.2f}x | {net:.2f}x | {gen['cpu']:.1f} | {exp['peak_rss_mb']:.0f} "
+        f"| {base['peak_rss_mb']:.0f} | {size_mb:.1f} |"
+    )
+
 
 if __name__ == "__main__":
     main()

@@ -5,16 +5,16 @@ calls `get_exporter(fmt).write(items, out, options, progress)`; nothing here rea
 workspace. Schemas are documented in docs/export-formats.md.
 """
 
-from ._arrow import PARQUET_SCHEMA, PARQUET_SCHEMA_ID
-from ._json import EXPORT_SCHEMA, read_json_export
-from ._registry import FORMATS, get_exporter
-from ._types import (
+from limpet.exporters._arrow import PARQUET_SCHEMA, PARQUET_SCHEMA_ID
+from limpet.exporters._json import EXPORT_SCHEMA, read_json_export
+from limpet.exporters._registry import FORMATS, get_exporter
+from limpet.exporters._types import (
     MAX_CONTEXT_LINES,
     PARTITION_COLUMNS,
     TASKS,
+    Exporter,
     ExportItem,
     ExportOptions,
-    Exporter,
     ExportResult,
     Progress,
 )

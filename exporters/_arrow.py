@@ -11,10 +11,8 @@ from datetime import UTC, datetime
 from itertools import accumulate
 
 import pyarrow as pa
-
 from limpet.anchoring._errors import InvalidArgument
-
-from ._types import ExportItem
+from limpet.exporters._types import ExportItem
 
 __all__ = ["PARQUET_SCHEMA", "PARQUET_SCHEMA_ID", "build_batch"]
 
@@ -40,7 +38,9 @@ DECISION = pa.struct(
         pa.field("status", pa.string()),
     ]
 )
-AI_META = pa.struct([pa.field("model", pa.string()), pa.field("confidence", pa.float64()), pa.field("reasoning", pa.string())])
+AI_META = pa.struct(
+    [pa.field("model", pa.string()), pa.field("confidence", pa.float64()), pa.field("reasoning", pa.string())]
+)
 
 PARQUET_SCHEMA = pa.schema(
     [

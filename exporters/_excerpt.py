@@ -11,7 +11,7 @@ import re
 from collections import OrderedDict
 from dataclasses import dataclass
 
-from ._types import ExportItem
+from limpet.exporters._types import ExportItem
 
 try:  # the engine's registry; our own small table below covers its absence
     from limpet.anchoring._languages import language_for_path as _engine_language

@@ -19,7 +19,6 @@ from collections.abc import Iterable
 from typing import Any, BinaryIO
 
 import orjson
-
 from limpet.anchoring._errors import InvalidArgument
 from limpet.anchoring._model import (
     AUTHOR_TYPES,
@@ -30,9 +29,8 @@ from limpet.anchoring._model import (
     Thread,
     is_thread_id,
 )
-
-from ._sink import ProgressTicker, check_common, checked, open_sink
-from ._types import ExportItem, ExportOptions, ExportResult, Progress
+from limpet.exporters._sink import ProgressTicker, check_common, checked, open_sink
+from limpet.exporters._types import ExportItem, ExportOptions, ExportResult, Progress
 
 __all__ = ["EXPORT_SCHEMA", "JsonExporter", "read_json_export"]
 

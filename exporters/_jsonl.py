@@ -15,12 +15,10 @@ from collections.abc import Iterable
 from typing import Any, BinaryIO
 
 import orjson
-
 from limpet.anchoring._model import Thread
-
-from ._excerpt import LineCache, excerpt, fence, fence_language
-from ._sink import ProgressTicker, check_common, checked, open_sink
-from ._types import ExportItem, ExportOptions, ExportResult, Progress
+from limpet.exporters._excerpt import LineCache, excerpt, fence, fence_language
+from limpet.exporters._sink import ProgressTicker, check_common, checked, open_sink
+from limpet.exporters._types import ExportItem, ExportOptions, ExportResult, Progress
 
 __all__ = ["JsonlExporter", "comment_record", "review_pair_record"]
 
@@ -71,7 +69,9 @@ def _metadata(item: ExportItem, language: str) -> dict[str, Any]:
     }
 
 
-def comment_record(item: ExportItem, options: ExportOptions, cache: LineCache | None = None) -> dict[str, Any]:
+def comment_record(
+    item: ExportItem, options: ExportOptions, cache: LineCache | None = None
+) -> dict[str, Any]:
     a = item.thread.anchor
     language = fence_language(a.file)
     context = options.context_lines if options.include_source_context else 0
@@ -115,7 +115,13 @@ def review_pair_record(
     language = fence_language(thread.anchor.file)
     before, after = _before(thread), _after(item, options, cache)
     comments = [
-        {"id": c.id, "author": c.author, "author_type": c.author_type, "body": c.body, "created_at": c.created_at}
+        {
+            "id": c.id,
+            "author": c.author,
+            "author_type": c.author_type,
+            "body": c.body,
+            "created_at": c.created_at,
+        }
         for c in thread.comments
     ]
     lines = "\n".join(f"{c['author']} ({c['author_type']}): {c['body']}" for c in comments)
@@ -157,7 +163,9 @@ class JsonlExporter:
         ticker = ProgressTicker(progress)
         with open_sink(out, allow_stdout=True) as (sink, path):
             for item in items:
-                sink.write(orjson.dumps(build(checked(item), options, cache), option=orjson.OPT_APPEND_NEWLINE))
+                sink.write(
+                    orjson.dumps(build(checked(item), options, cache), option=orjson.OPT_APPEND_NEWLINE)
+                )
                 ticker.tick()
         ticker.done()
         return ExportResult(self.name, ticker.count, sink.count, path, self.media_type)

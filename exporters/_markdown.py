@@ -12,10 +12,9 @@ from collections.abc import Iterable
 from typing import BinaryIO, NamedTuple
 
 from limpet.anchoring._model import Thread
-
-from ._excerpt import LineCache, excerpt, fence, fence_language
-from ._sink import ProgressTicker, check_common, checked, open_sink
-from ._types import ExportItem, ExportOptions, ExportResult, Progress
+from limpet.exporters._excerpt import LineCache, excerpt, fence, fence_language
+from limpet.exporters._sink import ProgressTicker, check_common, checked, open_sink
+from limpet.exporters._types import ExportItem, ExportOptions, ExportResult, Progress
 
 __all__ = ["MarkdownExporter", "render_digest"]
 
@@ -129,7 +128,9 @@ def render_digest(blocks: list[Block], exported_at: str | None) -> str:
         if group != current:
             current = group
             if orphan:
-                out.append("## Orphaned threads\n\nThe code these threads pointed at is gone; each shows its last location.\n")
+                out.append(
+                    "## Orphaned threads\n\nThe code these threads pointed at is gone; each shows its last location.\n"
+                )
             else:
                 out.append(f"## {code_span(b.file)}" + (f" ({b.workspace})" if multi else "") + "\n")
         # orphans of several workspaces share one section: name the workspace on each

@@ -17,12 +17,18 @@ from typing import BinaryIO
 import pyarrow as pa
 import pyarrow.dataset as ds
 import pyarrow.parquet as pq
-
 from limpet.anchoring._errors import InvalidArgument
-
-from ._arrow import PARQUET_SCHEMA, build_batch
-from ._sink import ProgressTicker, check_common, checked, open_sink, remove_tree, temp_sibling, to_path
-from ._types import ExportItem, ExportOptions, ExportResult, Progress
+from limpet.exporters._arrow import PARQUET_SCHEMA, build_batch
+from limpet.exporters._sink import (
+    ProgressTicker,
+    check_common,
+    checked,
+    open_sink,
+    remove_tree,
+    temp_sibling,
+    to_path,
+)
+from limpet.exporters._types import ExportItem, ExportOptions, ExportResult, Progress
 
 __all__ = ["ParquetExporter"]
 
@@ -135,4 +141,8 @@ def _string_partitions(schema: pa.Schema, columns: tuple[str, ...]) -> pa.Schema
 
 
 def _cast(batch: pa.RecordBatch, schema: pa.Schema) -> pa.RecordBatch:
-    return batch.cast(schema) if batch.schema != schema else batch
+    # column by column: RecordBatch.cast needs a newer pyarrow than we require
+    arrays = [
+        col if col.type == f.type else col.cast(f.type) for col, f in zip(batch.columns, schema, strict=True)
+    ]
+    return pa.RecordBatch.from_arrays(arrays, schema=schema)

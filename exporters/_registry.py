@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from limpet.anchoring._errors import InvalidArgument
-
-from ._json import JsonExporter
-from ._jsonl import JsonlExporter
-from ._markdown import MarkdownExporter
-from ._parquet import ParquetExporter
-from ._types import Exporter
+from limpet.exporters._json import JsonExporter
+from limpet.exporters._jsonl import JsonlExporter
+from limpet.exporters._markdown import MarkdownExporter
+from limpet.exporters._parquet import ParquetExporter
+from limpet.exporters._types import Exporter
 
 __all__ = ["FORMATS", "get_exporter"]
 

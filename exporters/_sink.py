@@ -15,8 +15,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from limpet.anchoring._errors import InvalidArgument
-
-from ._types import ExportItem, ExportOptions, Progress
+from limpet.exporters._types import ExportItem, ExportOptions, Progress
 
 __all__ = [
     "CountingWriter",
@@ -65,7 +64,9 @@ def to_path(out: BinaryIO | str | os.PathLike, *, allow_stdout: bool) -> Path | 
     if isinstance(out, str | os.PathLike):
         if os.fspath(out) == "-":
             if not allow_stdout:
-                raise InvalidArgument("This format cannot be written to stdout; give a file path", field="output")
+                raise InvalidArgument(
+                    "This format cannot be written to stdout; give a file path", field="output"
+                )
             return sys.stdout.buffer
         return Path(out)
     if not hasattr(out, "write"):
@@ -79,7 +80,9 @@ def temp_sibling(path: Path) -> Path:
 
 
 @contextmanager
-def open_sink(out: BinaryIO | str | os.PathLike, *, allow_stdout: bool) -> Iterator[tuple[CountingWriter, str | None]]:
+def open_sink(
+    out: BinaryIO | str | os.PathLike, *, allow_stdout: bool
+) -> Iterator[tuple[CountingWriter, str | None]]:
     """Yield (writer, final path or None); a path appears only if the block succeeds."""
     target = to_path(out, allow_stdout=allow_stdout)
     if not isinstance(target, Path):
@@ -89,7 +92,11 @@ def open_sink(out: BinaryIO | str | os.PathLike, *, allow_stdout: bool) -> Itera
         return
     tmp = _prepare(target)
     try:
-        with open(tmp, "wb") as fh:
+        fh = open(tmp, "wb")  # closed by the with below
+    except OSError as exc:
+        raise InvalidArgument(f"Cannot write {target}: {exc.strerror}", field="output") from exc
+    try:
+        with fh:
             writer = CountingWriter(fh)
             yield writer, str(target)
         os.replace(tmp, target)

@@ -55,7 +55,7 @@ class ExportOptions:
 
     def __post_init__(self) -> None:
         # Accept "tag,status" and lists from doors, store a normalized tuple.
-        parts = self.partition_by
+        parts = self.partition_by or ()
         if isinstance(parts, str):
             parts = tuple(p.strip() for p in parts.split(",") if p.strip())
         object.__setattr__(self, "partition_by", tuple(parts))

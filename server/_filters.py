@@ -65,4 +65,9 @@ class ThreadFilter:
         return True
 
     def apply(self, threads: Iterable[Thread]) -> Iterator[Thread]:
+        if self == _NO_FILTER:
+            return iter(threads)
         return (t for t in threads if self.matches(t))
+
+
+_NO_FILTER = ThreadFilter()

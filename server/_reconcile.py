@@ -7,7 +7,7 @@ costs one stat (hashes are cached by size/mtime/inode), never a parse.
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -102,27 +102,40 @@ class Reconciler:
             self.index.update(self.hashes.workspace_hashes(), self.ws.read_or_none)
             self._index_primed = True
 
-    def run(self, threads: list[Thread]) -> ReconcileReport:
-        """Re-anchor `threads` (caller holds the store lock) and persist what changed."""
+    def run(self, threads: list[Thread], by_file: dict[str, list[Thread]] | None = None) -> ReconcileReport:
+        """Re-anchor `threads` (caller holds the store lock) and persist what changed.
+        `by_file` may pass the same threads already grouped by file (the store keeps one)."""
         report = ReconcileReport(checked=len(threads))
-        by_file: dict[str, list[Thread]] = defaultdict(list)
-        for t in threads:
-            by_file[t.anchor.file].append(t)
-        stale_files = [f for f, ts in by_file.items() if any(self.hashes.hash_of(f) != t.anchor.content_hash for t in ts)]
+        if by_file is None:
+            by_file = defaultdict(list)
+            for t in threads:
+                by_file[t.anchor.file].append(t)
+        stale_files = sorted(self._stale_files(by_file))
         if stale_files:
             self._index_primed = True
             self.index.update(self.hashes.workspace_hashes(), self.ws.read_or_none)
-        for path in sorted(by_file):
-            source = None
-            if path in stale_files:
-                source = self.ws.read_or_none(path)
+        final: dict[str, Thread] = {}
+        for path in stale_files:
+            source = self.ws.read_or_none(path)
             for t in by_file[path]:
-                updated = self._reanchor_one(t, source) if path in stale_files else t
-                report.counts[updated.health] = report.counts.get(updated.health, 0) + 1
+                updated = self._reanchor_one(t, source)
                 if updated is not t:
-                    self.store.put(updated)
+                    self.store.put(updated, derived=True)
                     report.changed.append(updated)
+                    final[t.id] = updated
+        counts = Counter(final.get(t.id, t).health for t in threads)
+        report.counts = {h: counts.get(h, 0) for h in ("anchored", "drifted", "orphaned")}
         return report
+
+    def _stale_files(self, by_file: dict[str, list[Thread]]) -> list[str]:
+        out = []
+        for path, ts in by_file.items():
+            current = self.hashes.hash_of(path)
+            for t in ts:
+                if current != t.anchor.content_hash:
+                    out.append(path)
+                    break
+        return out
 
     def _reanchor_one(self, t: Thread, source: bytes | None) -> Thread:
         if source is not None and content_hash(source) == t.anchor.content_hash:

@@ -214,8 +214,10 @@ class Service:
     def reconcile(self, file: str | None = None) -> ReconcileReport:
         flt = ThreadFilter(file=self.ws.normalize(file) if file else None)
         with self.store.transaction():
-            threads = list(flt.apply(self.store.all()))
-            report = self.reconciler.run(threads)
+            if file:
+                report = self.reconciler.run(self._select(flt))
+            else:  # the whole store: reuse its grouping by file
+                report = self.reconciler.run(self.store.all(), self.store.by_file())
         self._notify({t.anchor.file for t in report.changed})
         return report
 

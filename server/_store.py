@@ -64,6 +64,8 @@ class ThreadStore:
         self._sorted: list[Thread] | None = None  # derived from _cache; None when stale
         self._by_file: dict[str, list[Thread]] | None = None
         self._locked = False
+        self._dirty = False
+        self._initialized = False
 
     # -- locking & setup -------------------------------------------------------------------
     @contextlib.contextmanager
@@ -75,14 +77,23 @@ class ThreadStore:
         self.dir.mkdir(parents=True, exist_ok=True)
         with cross_process_lock(self.dir / "lock", self.lock_timeout):
             self._locked = True
+            self._dirty = False
             try:
                 self._initialize()
+                # Nobody else can write while we hold the lock: if our snapshot is current
+                # now, it is still current after our own writes (which update it).
+                fresh = self._all_key is not None and self._snapshot_key() == self._all_key
                 yield self
-                self._bump_generation()
+                if self._dirty:
+                    self._bump_generation()
+                    self._all_key = self._snapshot_key() if fresh else None
             finally:
                 self._locked = False
 
     def _initialize(self) -> None:
+        # Once per store object: checked again only if the store folder vanished.
+        if self._initialized and self.threads_dir.is_dir():
+            return
         self.check_schema()
         meta = self.dir / "store.json"
         if not meta.exists():
@@ -93,6 +104,7 @@ class ThreadStore:
         self.threads_dir.mkdir(exist_ok=True)
         remove_stale_temps(self.threads_dir)
         remove_stale_temps(self.backup_dir / "threads")
+        self._initialized = True
 
     def check_schema(self) -> None:
         meta = self.dir / "store.json"
@@ -197,15 +209,19 @@ class ThreadStore:
             self._sorted = threads
         return list(self._sorted)
 
-    def for_file(self, rel: str) -> list[Thread]:
-        """Threads on one file, by line (served from the same snapshot as `all`)."""
+    def by_file(self) -> dict[str, list[Thread]]:
+        """file → its threads by line, from the same snapshot as `all` (do not mutate)."""
         self.all()
         if self._by_file is None:
             by_file: dict[str, list[Thread]] = {}
             for t in self._sorted or ():
                 by_file.setdefault(t.anchor.file, []).append(t)
             self._by_file = by_file
-        return list(self._by_file.get(rel, ()))
+        return self._by_file
+
+    def for_file(self, rel: str) -> list[Thread]:
+        """Threads on one file, by line."""
+        return list(self.by_file().get(rel, ()))
 
     def _load_file(self, thread_id: str, path: Path) -> Thread:
         try:
@@ -277,15 +293,20 @@ class ThreadStore:
         )
 
     # -- writing (inside transaction) -----------------------------------------------------------
-    def put(self, thread: Thread) -> None:
+    def put(self, thread: Thread, *, derived: bool = False) -> None:
+        """Write one thread. `derived=True` is for re-anchoring updates: positions can be
+        recomputed from the previous anchor, so they skip the fsyncs and the backup (a crash
+        or a restore from backup costs one re-anchor, never a comment)."""
         if not self._locked:
             raise StoreError("internal: write outside a store transaction")
+        self._dirty = True
         data = dump_record(thread.to_record())
         path = self.path_of(thread.id)
-        # Backup first: if we die between the two writes the main file is still the old,
-        # valid version, and the backup already holds what the next good read needs.
-        atomic_write(self.backup_dir / "threads" / path.name, data)
-        atomic_write(path, data)
+        if not derived:
+            # Backup first: if we die between the two writes the main file is still the old,
+            # valid version, and the backup already holds what the next good read needs.
+            atomic_write(self.backup_dir / "threads" / path.name, data)
+        atomic_write(path, data, durable=not derived)
         st = os.stat(path)
         self._cache_set(thread.id, (FileState(st.st_size, st.st_mtime_ns, st.st_ino), thread))
 
@@ -294,6 +315,7 @@ class ThreadStore:
         fsyncs per thread; a crash mid-way leaves whole files only (rename is still atomic)."""
         if not self._locked:
             raise StoreError("internal: write outside a store transaction")
+        self._dirty = True
         backup_dir = self.backup_dir / "threads"
         backup_dir.mkdir(parents=True, exist_ok=True)
         self.threads_dir.mkdir(parents=True, exist_ok=True)
@@ -307,6 +329,7 @@ class ThreadStore:
     def delete(self, thread_id: str) -> None:
         if not self._locked:
             raise StoreError("internal: write outside a store transaction")
+        self._dirty = True
         self.path_of(thread_id).unlink(missing_ok=True)
         (self.backup_dir / "threads" / f"{thread_id}.json").unlink(missing_ok=True)
         self._cache_set(thread_id, None)
@@ -335,6 +358,7 @@ class ThreadStore:
     def write_document(self, rel: str, record: dict[str, Any]) -> None:
         if not self._locked:
             raise StoreError("internal: write outside a store transaction")
+        self._dirty = True
         data = dump_record(record)
         atomic_write(self.backup_dir / rel, data)
         atomic_write(self.dir / rel, data)

@@ -5,12 +5,11 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-
 from limpet.anchoring._anchor import create_anchor
 from limpet.anchoring._model import Comment, Decision, HistoryEvent, Snapshot, Thread
 from limpet.exporters import ExportItem
 
-AUTH_PY = b'''import time
+AUTH_PY = b"""import time
 
 
 class AuthService:
@@ -26,7 +25,7 @@ class AuthService:
 
 def decode(token, secret):
     return None  # ```not a fence```
-'''
+"""
 
 APP_TS = b"""export function handler(req: Request): Response {
   const body = req.body;

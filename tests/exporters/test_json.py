@@ -10,7 +10,6 @@ import orjson
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
 from limpet.anchoring._anchor import create_anchor
 from limpet.anchoring._errors import InvalidArgument
 from limpet.anchoring._model import (
@@ -40,8 +39,12 @@ text = st.text(max_size=40)
 stamps = st.datetimes(datetime(2000, 1, 1), datetime(2100, 1, 1)).map(
     lambda d: d.replace(tzinfo=UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 )
-json_scalars = st.none() | st.booleans() | st.integers(-(2**62), 2**62) | text | st.floats(
-    allow_nan=False, allow_infinity=False
+json_scalars = (
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**62), 2**62)
+    | text
+    | st.floats(allow_nan=False, allow_infinity=False)
 )
 json_values = st.recursive(
     json_scalars,
@@ -49,7 +52,9 @@ json_values = st.recursive(
     max_leaves=8,
 )
 anchors = st.builds(
-    lambda a, sym, kind, sel, l0: replace(a, symbol=sym, symbol_kind=kind, selected_text=sel, start_character=l0),
+    lambda a, sym, kind, sel, l0: replace(
+        a, symbol=sym, symbol_kind=kind, selected_text=sel, start_character=l0
+    ),
     st.sampled_from(ANCHORS),
     st.none() | text,
     st.none() | st.sampled_from(["function", "method", "class"]),
@@ -88,8 +93,13 @@ threads = st.builds(
     anchor_method=st.sampled_from(["created", "symbol", "text", "moved"]),
     anchor_confidence=st.floats(0, 1).map(lambda x: round(x, 4)),  # the record keeps 4 decimals
     history=st.lists(
-        st.builds(HistoryEvent, stamps, st.sampled_from(["created", "replied", "resolved"]), st.none() | text,
-                  st.dictionaries(text, json_values, max_size=3)),
+        st.builds(
+            HistoryEvent,
+            stamps,
+            st.sampled_from(["created", "replied", "resolved"]),
+            st.none() | text,
+            st.dictionaries(text, json_values, max_size=3),
+        ),
         max_size=3,
     ).map(tuple),  # fmt: skip
     snapshots=snapshots,
@@ -131,7 +141,7 @@ def test_header_and_layout(items):
     for key in ("anchor", "health", "decision", "history", "comments", "snapshots", "ai_meta"):
         assert key in first["thread"]
     assert _export(items) == _export(items)
-    assert b"exported_at\":null" in _export(items)
+    assert b'exported_at":null' in _export(items)
 
 
 def test_fixture_round_trip(items):

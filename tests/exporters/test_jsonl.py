@@ -7,7 +7,6 @@ import io
 import orjson
 import pyarrow.json as pj
 import pytest
-
 from limpet.exporters import ExportItem, ExportOptions, get_exporter
 
 TOP = ["prompt", "completion", "metadata"]
@@ -44,11 +43,17 @@ def test_one_record_per_thread_with_stable_keys(items):
 def test_seed_shape_prompt_and_completion(items):
     r = _by_id(_records(items))
     todo = r["c_1763790000000010"]
-    assert todo["prompt"].startswith("Analyze this code:\nFile: src/auth.py (lines 8-12, in AuthService.validate_token)")
+    assert todo["prompt"].startswith(
+        "Analyze this code:\nFile: src/auth.py (lines 8-12, in AuthService.validate_token)"
+    )
     assert "```python\n" in todo["prompt"]
     assert todo["completion"] == "TODO: Handle expired tokens"
     assert todo["metadata"]["tag"] == "TODO" and todo["metadata"]["author"] == "claude"
-    assert todo["metadata"]["ai_meta"] == {"model": "claude-sonnet-4.5", "confidence": 0.95, "reasoning": "Security"}
+    assert todo["metadata"]["ai_meta"] == {
+        "model": "claude-sonnet-4.5",
+        "confidence": 0.95,
+        "reasoning": "Security",
+    }
     assert todo["metadata"]["reply_count"] == 1
     # the body already carries its tag: not doubled
     assert r["c_1763790000000020"]["completion"] == "FIXME: decode never decodes"

@@ -7,7 +7,6 @@ import os
 from pathlib import Path
 
 import pytest
-
 from limpet.exporters import ExportOptions, get_exporter
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -51,7 +50,11 @@ def test_structure(items):
                         "## Orphaned threads"]  # fmt: skip
     auth = text.split("## `src/auth.py` (alpha)")[1].split("\n## ")[0]
     lines = [line for line in auth.splitlines() if line.startswith("### ")]
-    assert [line.split("`")[1] for line in lines] == ["src/auth.py:4", "src/auth.py:8-12", "src/auth.py:15-16"]
+    assert [line.split("`")[1] for line in lines] == [
+        "src/auth.py:4",
+        "src/auth.py:8-12",
+        "src/auth.py:15-16",
+    ]
     assert "```python\n" in text and "```typescript\n" in text
     assert "**Decision** — wontfix by erin on 2026-11-24T09:00:00Z: Validated upstream" in text
     assert "**Earlier decision (reopened since)**" in text

@@ -5,7 +5,6 @@ from __future__ import annotations
 import io
 
 import pytest
-
 from limpet.anchoring._errors import InvalidArgument
 from limpet.exporters import FORMATS, ExportOptions, get_exporter
 
@@ -55,6 +54,7 @@ def test_valid_options_normalize():
     assert ExportOptions(context_lines=20).context_lines == 20
     assert ExportOptions(partition_by="tag, status").partition_by == ("tag", "status")
     assert ExportOptions(partition_by=["workspace"]).partition_by == ("workspace",)
+    assert ExportOptions(partition_by=None).partition_by == ()
     assert ExportOptions(exported_at="2026-11-22T10:00:00Z").exported_at == "2026-11-22T10:00:00Z"
 
 
@@ -72,9 +72,10 @@ def test_review_pairs_only_for_jsonl(fmt, items):
     assert err.value.field == "task"
 
 
-def test_items_must_be_export_items():
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_items_must_be_export_items(fmt):
     with pytest.raises(InvalidArgument) as err:
-        get_exporter("jsonl").write([{"thread": 1}], io.BytesIO(), ExportOptions())
+        get_exporter(fmt).write([{"thread": 1}], io.BytesIO(), ExportOptions())
     assert err.value.field == "items"
 
 
@@ -122,3 +123,14 @@ def test_empty_export_reports_zero(fmt):
     result = get_exporter(fmt).write(iter(()), io.BytesIO(), ExportOptions(), progress=seen.append)
     assert result.count == 0 and seen == [0]
     assert (result.bytes_written == 0) == (fmt == "jsonl")  # an empty JSONL file is empty
+
+
+def test_unwritable_output_is_invalid_argument(items, tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    with pytest.raises(InvalidArgument) as err:
+        get_exporter("json").write(items, blocker / "out.json", ExportOptions())
+    assert err.value.field == "output"
+    with pytest.raises(InvalidArgument) as err:
+        get_exporter("json").write(items, tmp_path, ExportOptions())  # a directory
+    assert err.value.field == "output"

@@ -13,7 +13,6 @@ import pyarrow as pa
 import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 import pytest
-
 from limpet.anchoring._errors import InvalidArgument
 from limpet.exporters import PARQUET_SCHEMA, ExportItem, ExportOptions, get_exporter
 
@@ -64,7 +63,9 @@ def test_pyarrow_schema_and_values(parquet_file, items):
 def test_duckdb_queries_it(parquet_file):
     con = duckdb.connect()
     rel = f"read_parquet('{parquet_file}')"
-    types = dict(con.execute(f"SELECT column_name, column_type FROM (DESCRIBE SELECT * FROM {rel})").fetchall())
+    types = dict(
+        con.execute(f"SELECT column_name, column_type FROM (DESCRIBE SELECT * FROM {rel})").fetchall()
+    )
     assert types["line_start"] == "INTEGER" and types["line_end"] == "INTEGER"
     assert types["created_at"] == types["resolved_at"] == "TIMESTAMP WITH TIME ZONE"
     assert types["tag"] == "VARCHAR" and types["comments"].endswith("[]")
@@ -124,7 +125,10 @@ def test_partitioned_dataset(items, tmp_path):
     result = _write(items, out, partition_by=("workspace", "tag"))
     assert result.path == str(out) and result.count == len(items)
     files = sorted(p.relative_to(out).as_posix() for p in out.rglob("*.parquet"))
-    assert "workspace=alpha/tag=TODO/part-0.parquet" in files and "workspace=beta/tag=NOTE/part-0.parquet" in files
+    assert (
+        "workspace=alpha/tag=TODO/part-0.parquet" in files
+        and "workspace=beta/tag=NOTE/part-0.parquet" in files
+    )
     assert result.bytes_written == sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
     assert not list(tmp_path.glob(".*limpet-tmp"))
 
@@ -166,3 +170,16 @@ def test_timestamps_without_zone_are_utc_and_garbage_is_refused(items):
     with pytest.raises(InvalidArgument) as err:
         _write([ExportItem(t.evolve(updated_at="soon"), "alpha", None)], io.BytesIO())
     assert err.value.field == "updated_at"
+
+
+def test_partition_values_are_uri_encoded_and_read_back(items, tmp_path):
+    odd = [ExportItem(i.thread.evolve(author="a/b c%d"), "team/repo x", i.source) for i in items]
+    out = tmp_path / "ds"
+    _write(odd, out, partition_by="workspace,author")
+    assert [p.name for p in out.iterdir()] == ["workspace=team%2Frepo%20x"]
+    got = duckdb.connect().execute(
+        f"SELECT DISTINCT workspace, author FROM read_parquet('{out}/**/*.parquet', hive_partitioning=true)"
+    )
+    assert got.fetchall() == [("team/repo x", "a/b c%d")]
+    df = pl.scan_parquet(out, hive_partitioning=True).select("workspace", "author").unique().collect()
+    assert df.rows() == [("team/repo x", "a/b c%d")]

@@ -1,0 +1,91 @@
+"""Loading and rendering prompt templates: built-in, or overridden per workspace.
+
+A workspace override (`.limpet/prompts/NAME.md.j2`) replaces the built-in template
+entirely. It is rendered in a Jinja SandboxedEnvironment with StrictUndefined; when it is
+broken the caller gets PARSE_ERROR naming the file and line, never the built-in instead
+(a silently ignored override would be worse than a loud one). jinja2 is imported here
+only, on first render: a server's cold start never pays for it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import fields, is_dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from limpet.anchoring import ParseFailure
+
+__all__ = ["TEMPLATE_SUFFIX", "TemplateFailure", "builtin_template_source", "context_of", "render"]
+
+TEMPLATE_SUFFIX = ".md.j2"
+
+
+class TemplateFailure(ParseFailure):
+    """A prompt template that does not parse or does not render (PARSE_ERROR)."""
+
+
+def builtin_template_source(name: str) -> str:
+    return resources.files(__package__).joinpath("templates", f"{name}{TEMPLATE_SUFFIX}").read_text("utf-8")
+
+
+def _source_of(name: str, override_dir: Path | None) -> tuple[str, str]:
+    """(template text, file name used in errors); the override wins when it exists."""
+    if override_dir is not None:
+        path = override_dir / f"{name}{TEMPLATE_SUFFIX}"
+        if path.is_file():
+            try:
+                return path.read_text("utf-8"), str(path)
+            except (OSError, UnicodeDecodeError) as exc:
+                raise TemplateFailure(f"Cannot read prompt template {path}: {exc}", field="template",
+                                      details={"template": str(path)}) from None
+    return builtin_template_source(name), f"<built-in>/templates/{name}{TEMPLATE_SUFFIX}"
+
+
+def context_of(data: Any) -> dict[str, Any]:
+    """A dataclass's top-level fields as template variables (nested values stay objects)."""
+    if is_dataclass(data):
+        return {f.name: getattr(data, f.name) for f in fields(data)}
+    return dict(data)
+
+
+def render(name: str, data: Any, override_dir: Path | None = None) -> str:
+    """Render template `name` with the fields of `data`; TemplateFailure names file and line."""
+    from jinja2 import FunctionLoader, StrictUndefined, TemplateSyntaxError
+    from jinja2.sandbox import SandboxedEnvironment
+
+    source, filename = _source_of(name, override_dir)
+    env = SandboxedEnvironment(
+        loader=FunctionLoader(lambda _name: (source, filename, lambda: True)),
+        undefined=StrictUndefined, autoescape=False, keep_trailing_newline=True,
+        trim_blocks=True, lstrip_blocks=True,
+    )
+    try:
+        template = env.get_template(name)
+    except TemplateSyntaxError as exc:
+        raise _failure(filename, exc.lineno, exc.message or str(exc), "syntax") from None
+    try:
+        text = template.render(context_of(data) if not isinstance(data, Mapping) else dict(data))
+    except Exception as exc:  # any failure inside a template is the template's fault: report where
+        raise _failure(filename, _template_line(exc, filename), str(exc), type(exc).__name__) from None
+    return text.rstrip() + "\n"
+
+
+def _template_line(exc: BaseException, filename: str) -> int | None:
+    # Jinja rewrites tracebacks so template frames carry the template's file name and line.
+    line, tb = None, exc.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == filename:
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    return line
+
+
+def _failure(filename: str, line: int | None, message: str, kind: str) -> TemplateFailure:
+    where = f"{filename}, line {line}" if line else filename
+    return TemplateFailure(
+        f"Prompt template {where}: {message}", field="template",
+        details={"template": filename, "line": line, "error": kind},
+        suggestion="Fix or delete the workspace template; built-in templates are in limpet/prompts/templates/.",
+    )
