@@ -12,10 +12,17 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
-from ._errors import InvalidAnchor
-from ._fileview import FileView, SymbolView, file_view
-from ._fingerprint import blind_hash, name_filter, norm_hash, sketch, structure_hash, token_count
-from ._text import content_hash, rstripped, short_hash
+from limpet.anchoring._errors import InvalidAnchor
+from limpet.anchoring._fileview import FileView, SymbolView, file_view
+from limpet.anchoring._fingerprint import (
+    blind_hash,
+    name_filter,
+    norm_hash,
+    sketch,
+    structure_hash,
+    token_count,
+)
+from limpet.anchoring._text import content_hash, rstripped, short_hash
 
 __all__ = ["Anchor", "create_anchor", "content_hash", "text_hash"]
 

@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from threading import Lock
 
-from . import _languages, _symbols
-from ._fingerprint import blind_hash, norm_hash, sketch, structure_hash, token_count
-from ._text import LineTable, content_hash
+from limpet.anchoring import _languages, _symbols
+from limpet.anchoring._fingerprint import blind_hash, norm_hash, sketch, structure_hash, token_count
+from limpet.anchoring._text import LineTable, content_hash
 
 VIEW_CACHE_SIZE = 64
 

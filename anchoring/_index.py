@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from threading import RLock
 
-from ._fileview import FileView, SymbolView, file_view
+from limpet.anchoring._fileview import FileView, SymbolView, file_view
 
 Posting = tuple[str, int]  # (path, symbol index in that file's view)
 

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from difflib import SequenceMatcher
 
+from limpet.anchoring._fileview import FileView
+from limpet.anchoring._fingerprint import similarity
+from limpet.anchoring._text import strip_lines
 from rapidfuzz.distance import Indel
-
-from ._fileview import FileView
-from ._fingerprint import similarity
-from ._text import strip_lines
 
 SHORT_QUOTE_CHARS = 16  # a quote with fewer non-blank chars needs corroboration
 FUZZY_MIN_CHARS = 40  # fuzzy search only for quotes at least this long (or with context)

@@ -23,13 +23,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from threading import Lock
 
-from ._anchor import Anchor, anchor_from_view, create_anchor
-from ._candidates import Candidate, orphan_candidates
-from ._fileview import file_view
-from ._index import WorkspaceIndex
-from ._steps_local import Hit, exact_step, fuzzy_step, renamed_step, symbol_step
-from ._steps_moved import moved_step
-from ._text import content_hash
+from limpet.anchoring._anchor import Anchor, anchor_from_view, create_anchor
+from limpet.anchoring._candidates import Candidate, orphan_candidates
+from limpet.anchoring._fileview import file_view
+from limpet.anchoring._index import WorkspaceIndex
+from limpet.anchoring._steps_local import Hit, exact_step, fuzzy_step, renamed_step, symbol_step
+from limpet.anchoring._steps_moved import moved_step
+from limpet.anchoring._text import content_hash
 
 # The engine's public surface (limpet.anchoring re-exports it).
 __all__ = [

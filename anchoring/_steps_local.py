@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ._anchor import Anchor
-from ._fileview import FileView, SymbolView
-from ._fingerprint import in_name_filter
-from ._locate import (
+from limpet.anchoring._anchor import Anchor
+from limpet.anchoring._fileview import FileView, SymbolView
+from limpet.anchoring._fingerprint import in_name_filter
+from limpet.anchoring._locate import (
     FUZZY_MIN_CHARS,
     SHORT_QUOTE_CHARS,
     context_similarity,
@@ -20,9 +20,10 @@ from ._locate import (
     quote_rows,
     quote_weight,
 )
-from ._mapping import kinds_compatible, map_into_symbol, symbol_similarity
+from limpet.anchoring._mapping import kinds_compatible, map_into_symbol, symbol_similarity
 
 MARGIN = 0.1
+SHORT_QUOTE_CONTEXT = 0.95
 BLANK_CONTEXT_MIN = 0.9  # blank lines are placed by their context alone
 RENAME_MIN = 0.8  # name-blind similarity for a renamed (and edited) symbol
 RENAME_MIN_SMALL = 0.9  # ... when the symbol has few tokens
@@ -61,8 +62,8 @@ def exact_step(anchor: Anchor, view: FileView) -> Hit | None:
     # Equal evidence: the occurrence nearest the old position wins (a tie-break only).
     scored.sort(key=lambda t: (-t[0], abs(t[3] - (anchor.line_start - 1)), t[3]))
     best = scored[0]
-    if weight < SHORT_QUOTE_CHARS and best[1] < 0.5 and best[2] == 0.0:
-        return None  # a short quote alone is weak evidence
+    if weight < SHORT_QUOTE_CHARS and best[1] < SHORT_QUOTE_CONTEXT and best[2] == 0.0:
+        return None  # a short quote alone is weak evidence: its context or symbol must agree
     if len(scored) > 1 and best[0] - scored[1][0] < MARGIN and weight < SHORT_QUOTE_CHARS:
         return None
     confidence = 1.0 if len(scored) == 1 else 0.8 + 0.2 * min(1.0, best[0] - scored[1][0] + 0.5)

@@ -48,7 +48,7 @@ class CodeListing:
 @dataclass(frozen=True, slots=True)
 class ThreadView:
     id: str
-    lines: str  # "14" or "14-21"
+    lines: str  # "line 14" or "lines 14-21"
     symbol: str | None
     tag: str
     status: str
@@ -95,7 +95,7 @@ def listing(lines: list[str], language: str, keep: Iterable[tuple[int, int]] | N
     text = "\n".join(out)
     runs = [len(m.group(0)) for m in _BACKTICKS.finditer(text)]
     return CodeListing(language, "`" * max([3, *(r + 1 for r in runs)]), text, first, last, len(shown),
-                       len(lines) + number_from - 1)
+                       len(lines))
 
 
 def _choose(first: int, last: int, keep: list[tuple[int, int]], budget: int) -> set[int]:
@@ -132,6 +132,6 @@ def clip_text(text: str, limit: int = MAX_BODY_CHARS) -> str:
 
 def thread_view(t: Thread) -> ThreadView:
     a = t.anchor
-    lines = str(a.line_start) if a.line_start == a.line_end else f"{a.line_start}-{a.line_end}"
+    lines = f"line {a.line_start}" if a.line_start == a.line_end else f"lines {a.line_start}-{a.line_end}"
     return ThreadView(t.id, lines, a.symbol, t.tag, t.status, t.health, t.author, t.author_type,
                       clip_text(t.body), max(len(t.comments) - 1, 0))
