@@ -29,7 +29,7 @@ def run(only: list[str]) -> list[str]:
             print(f"skip {name}: {exc}", file=sys.stderr)
             continue
         print(f"running {name} ...", file=sys.stderr, flush=True)
-        for row in module.main():
+        for row in getattr(module, "suite_rows", module.main)():
             line = row.markdown()
             print(line, flush=True)
             lines.append(line)

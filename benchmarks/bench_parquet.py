@@ -216,3 +216,21 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
+
+
+def suite_rows(rows: int = 1_000_000, rgs: int = 65536) -> list:
+    """The `python -m benchmarks` row: exporter vs raw pyarrow, CPU time and peak RSS."""
+    from benchmarks._common import Row
+
+    with tempfile.TemporaryDirectory(prefix="limpet-bench-") as tmp:
+        ours, raw = os.path.join(tmp, "exporter.parquet"), os.path.join(tmp, "raw.parquet")
+        exp = measure("exporter", rows, ours, rgs, 1)
+        base = measure("raw", rows, raw, rgs, 1)
+    cpu = exp["cpu"] / base["cpu"]
+    return [
+        Row(f"{rows:,} threads → Parquet (CPU time; wall {exp['seconds']:.0f} s vs {base['seconds']:.0f} s)",
+            f"{exp['cpu']:.1f} s", f"raw pyarrow write of the same rows {base['cpu']:.1f} s", cpu, "≤ 1.3×",
+            cpu <= 1.3),
+        Row(f"{rows:,} threads → Parquet, peak RSS", f"{exp['peak_rss_mb']:.0f} MB",
+            f"raw pyarrow {base['peak_rss_mb']:.0f} MB", None, "< 1 GB", exp["peak_rss_mb"] < 1024),
+    ]

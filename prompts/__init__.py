@@ -6,15 +6,20 @@ exactly the template's variables) and renders `templates/NAME.md.j2`, or the wor
 through the `PromptSource` protocol: nothing here imports limpet.server.
 """
 
-from ._code import CodeListing, ThreadView
-from ._explain import ComplexFunction, ExplainComplexityData, explain_complexity, gather_explain_complexity
-from ._orphans import CandidateView, FixOrphansData, OrphanView, fix_orphans, gather_fix_orphans
-from ._registry import PROMPTS, get_prompt, prompt_spec
-from ._render import TEMPLATE_SUFFIX, TemplateFailure, builtin_template_source
-from ._review import FOCUSES, ChecklistSection, ReviewCodeData, gather_review_code, review_code
-from ._source import CandidateLike, PromptSource, ToolArg, ToolSpec
-from ._spec import PromptArg, PromptSpec
-from ._training import Count, TrainingExportData, gather_training_export, training_export
+from limpet.prompts._code import CodeListing, ThreadView
+from limpet.prompts._explain import (
+    ComplexFunction,
+    ExplainComplexityData,
+    explain_complexity,
+    gather_explain_complexity,
+)
+from limpet.prompts._orphans import CandidateView, FixOrphansData, OrphanView, fix_orphans, gather_fix_orphans
+from limpet.prompts._registry import PROMPTS, get_prompt, prompt_spec
+from limpet.prompts._render import TEMPLATE_SUFFIX, TemplateFailure, builtin_template_source
+from limpet.prompts._review import FOCUSES, ChecklistSection, ReviewCodeData, gather_review_code, review_code
+from limpet.prompts._source import CandidateLike, PromptSource, ToolArg, ToolSpec
+from limpet.prompts._spec import PromptArg, PromptSpec
+from limpet.prompts._training import Count, TrainingExportData, gather_training_export, training_export
 
 # The dataclass each template is rendered with (its fields are the template's variables).
 TEMPLATE_DATA = {

@@ -7,11 +7,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from limpet.anchoring import InvalidArgument
-
-from ._code import CodeListing, ThreadView, file_lines, language_of, listing, thread_view
-from ._render import render
-from ._source import PromptSource, ToolSpec, first_tool
-from ._spec import PromptArg, PromptSpec
+from limpet.prompts._code import CodeListing, ThreadView, file_lines, language_of, listing, thread_view
+from limpet.prompts._render import render
+from limpet.prompts._source import PromptSource, ToolSpec, first_tool
+from limpet.prompts._spec import PromptArg, PromptSpec
 
 __all__ = ["EXPLAIN_COMPLEXITY", "ComplexFunction", "ExplainComplexityData", "explain_complexity",
            "gather_explain_complexity"]
@@ -46,8 +45,8 @@ class ExplainComplexityData:
 
 def gather_explain_complexity(source: PromptSource, file_path: str,
                               complexity_threshold: int = 10) -> ExplainComplexityData:
-    if isinstance(complexity_threshold, bool) or not isinstance(complexity_threshold, int) \
-            or not 1 <= complexity_threshold <= MAX_THRESHOLD:
+    valid = isinstance(complexity_threshold, int) and not isinstance(complexity_threshold, bool)
+    if not valid or not 1 <= complexity_threshold <= MAX_THRESHOLD:
         raise InvalidArgument(f"complexityThreshold: must be an integer from 1 to {MAX_THRESHOLD}",
                               field="complexityThreshold", details={"value": repr(complexity_threshold)})
     rel = source.normalize(file_path, "filePath")

@@ -7,11 +7,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from limpet.anchoring import LimpetError, Thread
-
-from ._code import CodeListing, ThreadView, file_lines, language_of, listing, thread_view
-from ._render import render
-from ._source import CandidateLike, PromptSource, ToolSpec, first_tool
-from ._spec import PromptArg, PromptSpec
+from limpet.prompts._code import CodeListing, ThreadView, file_lines, language_of, listing, thread_view
+from limpet.prompts._render import render
+from limpet.prompts._source import CandidateLike, PromptSource, ToolSpec, first_tool
+from limpet.prompts._spec import PromptArg, PromptSpec
 
 __all__ = ["FIX_ORPHANS", "CandidateView", "FixOrphansData", "OrphanView", "fix_orphans", "gather_fix_orphans"]
 

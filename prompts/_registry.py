@@ -5,13 +5,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from limpet.anchoring import InvalidArgument
-
-from ._explain import EXPLAIN_COMPLEXITY
-from ._orphans import FIX_ORPHANS
-from ._review import REVIEW_CODE
-from ._source import PromptSource
-from ._spec import PromptSpec
-from ._training import TRAINING_EXPORT
+from limpet.prompts._explain import EXPLAIN_COMPLEXITY
+from limpet.prompts._orphans import FIX_ORPHANS
+from limpet.prompts._review import REVIEW_CODE
+from limpet.prompts._source import PromptSource
+from limpet.prompts._spec import PromptSpec
+from limpet.prompts._training import TRAINING_EXPORT
 
 __all__ = ["PROMPTS", "get_prompt", "prompt_spec"]
 

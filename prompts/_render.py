@@ -9,7 +9,6 @@ only, on first render: a server's cold start never pays for it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import fields, is_dataclass
 from importlib import resources
 from pathlib import Path
@@ -44,7 +43,8 @@ def _source_of(name: str, override_dir: Path | None) -> tuple[str, str]:
 
 
 def context_of(data: Any) -> dict[str, Any]:
-    """A dataclass's top-level fields as template variables (nested values stay objects)."""
+    """A dataclass's top-level fields (or a mapping) as template variables; nested values
+    stay objects, so templates read attributes."""
     if is_dataclass(data):
         return {f.name: getattr(data, f.name) for f in fields(data)}
     return dict(data)
@@ -66,7 +66,7 @@ def render(name: str, data: Any, override_dir: Path | None = None) -> str:
     except TemplateSyntaxError as exc:
         raise _failure(filename, exc.lineno, exc.message or str(exc), "syntax") from None
     try:
-        text = template.render(context_of(data) if not isinstance(data, Mapping) else dict(data))
+        text = template.render(context_of(data))
     except Exception as exc:  # any failure inside a template is the template's fault: report where
         raise _failure(filename, _template_line(exc, filename), str(exc), type(exc).__name__) from None
     return text.rstrip() + "\n"

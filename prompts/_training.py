@@ -11,10 +11,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from limpet.anchoring import HEALTHS, STATUSES, TAGS, InvalidArgument, LimpetError, Thread
-
-from ._render import render
-from ._source import PromptSource, ToolSpec, first_tool
-from ._spec import PromptArg, PromptSpec
+from limpet.prompts._render import render
+from limpet.prompts._source import PromptSource, ToolSpec, first_tool
+from limpet.prompts._spec import PromptArg, PromptSpec
 
 __all__ = ["TRAINING_EXPORT", "Count", "TrainingExportData", "gather_training_export", "training_export"]
 

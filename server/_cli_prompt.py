@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import click
 import orjson
-
 from limpet.anchoring import LimpetError
 from limpet.prompts import PROMPTS, get_prompt
-
-from .cli import _fail, _service, cli, json_option, workspace_option
+from limpet.server.cli import _fail, _service, cli, json_option, workspace_option
 
 __all__ = ["prompt"]
 
@@ -44,8 +42,8 @@ def prompt(ctx: click.Context, name: str | None, pairs: tuple[str, ...], list_on
     if list_only or name is None:
         click.echo(_usage())
         return
-    from ._mcp_prompts import ServicePromptSource
-    from ._operations import operations_for
+    from limpet.server._mcp_prompts import ServicePromptSource
+    from limpet.server._operations import operations_for
 
     try:
         source = ServicePromptSource(_service(ctx), {op.name: op for op in operations_for()})

@@ -14,17 +14,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import mcp_types as types
-from mcp.shared.exceptions import MCPError
-
 from limpet.anchoring import InternalError, LimpetError, Thread
 from limpet.prompts import PROMPTS, PromptSpec, ToolSpec, get_prompt, prompt_spec
-
-from ._paths import STORE_DIRNAME
+from limpet.server._paths import STORE_DIRNAME
+from mcp.shared.exceptions import MCPError
 
 if TYPE_CHECKING:
-    from ._mcp import McpApp
-    from ._operations import Operation
-    from ._service import Service
+    from limpet.server._mcp import McpApp
+    from limpet.server._operations import Operation
+    from limpet.server._service import Service
 
 __all__ = ["ServicePromptSource", "install", "prompt_listing"]
 

@@ -42,6 +42,10 @@ class Service:
     def subscribe(self, listener: ChangeListener) -> None:
         self._listeners.append(listener)
 
+    def notify(self, files: Iterable[str]) -> None:
+        """Tell listeners that files (or store documents, e.g. the review) changed."""
+        self._notify(files)
+
     def _notify(self, files: Iterable[str]) -> None:
         changed = set(files)
         if changed:

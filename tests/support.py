@@ -95,3 +95,36 @@ async def call(session: Any, tool: str, args: dict[str, Any]) -> tuple[bool, dic
     text = res.content[0].text if res.content else None
     parsed = json.loads(text) if text else None
     return bool(res.is_error), res.structured_content or {}, parsed
+
+
+@contextlib.contextmanager
+def http_server(workspace: Path, *, groups: set[str] | None = None, token: str | None = None,
+                loopback: bool = True) -> Any:
+    """limpet's HTTP app (MCP + seed 003 + API + page) on a free loopback port, in a thread.
+
+    Yields the base URL (http://127.0.0.1:PORT); the server stops when the block ends."""
+    import threading
+    import time
+
+    import uvicorn
+
+    from limpet.server import Service
+    from limpet.server._http import bind_socket, build_app
+    from limpet.server._mcp import McpApp
+
+    sock = bind_socket("127.0.0.1", 0)
+    app = build_app(McpApp(Service(workspace, lock_timeout=5), groups), loopback=loopback, token=token)
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=1))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 15
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("limpet HTTP server did not start")
+        time.sleep(0.02)
+    try:
+        yield f"http://127.0.0.1:{sock.getsockname()[1]}"
+    finally:
+        server.should_exit = True
+        thread.join(15)
+        sock.close()

@@ -14,7 +14,6 @@ import re
 from pathlib import Path
 
 import pytest
-
 from limpet.anchoring._complexity import cyclomatic_complexity
 from limpet.anchoring._languages import language_for_path
 
