@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import time
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -78,7 +79,10 @@ class McpApp:
         # One worker at a time: the service is synchronous and keeps per-process caches.
         self.limiter = anyio.CapacityLimiter(1)
         self.handlers: dict[str, Any] = {"on_list_tools": self._list_tools, "on_call_tool": self._call_tool}
-        self.lifespan_hooks: list[Callable[[McpApp], contextlib.AbstractAsyncContextManager[Any]]] = []
+        self.lifespan_hooks: list[Callable[[McpApp], contextlib.AbstractAsyncContextManager[Any]]] = [
+            _flush_when_idle
+        ]
+        self.last_call = time.monotonic()
         self.notification_options = NotificationOptions(resources_changed=True)
         for module in EXTENSIONS:
             try:
@@ -102,6 +106,7 @@ class McpApp:
         return types.ListToolsResult(tools=self.tools)
 
     async def _call_tool(self, ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+        self.last_call = time.monotonic()
         op = self.ops.get(params.name)
         if op is None:
             raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown tool: {params.name}",
@@ -133,6 +138,29 @@ class McpApp:
         except PackageNotFoundError:  # running from a source tree
             ver = "0"
         return Server(SERVER_NAME, version=ver, instructions=INSTRUCTIONS, lifespan=self.lifespan, **self.handlers)
+
+
+IDLE_FLUSH_SECONDS = 0.5
+
+
+@contextlib.asynccontextmanager
+async def _flush_when_idle(app: McpApp) -> AsyncIterator[None]:
+    """Write staged re-anchoring results when no tool call came for a moment, and on exit."""
+
+    async def loop() -> None:
+        while True:
+            await anyio.sleep(IDLE_FLUSH_SECONDS)
+            if app.service.store.staged and time.monotonic() - app.last_call >= IDLE_FLUSH_SECONDS:
+                await app.run_sync(app.service.flush)
+
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(loop)
+        try:
+            yield
+        finally:
+            tg.cancel_scope.cancel()
+            with anyio.CancelScope(shield=True):
+                await app.run_sync(app.service.flush)
 
 
 def build_mcp(workspace: str, groups: set[str] | None = None) -> McpApp:

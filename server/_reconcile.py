@@ -120,7 +120,7 @@ class Reconciler:
             for t in by_file[path]:
                 updated = self._reanchor_one(t, source)
                 if updated is not t:
-                    self.store.put(updated, derived=True)
+                    self.store.stage(t, updated)
                     report.changed.append(updated)
                     final[t.id] = updated
         counts = Counter(final.get(t.id, t).health for t in threads)

@@ -58,6 +58,7 @@ def present(svc: Service, content: str, base_uri: str, mode: str, section: str |
                 refs.append(_anchor_reference(svc, prefix, ref))
         doc = {"schema": REVIEW_SCHEMA, "content": edit.content, "base_uri": base_uri, "updated_at": utc_now(),
                "revision": int(doc.get("revision", 0)) + 1, "references": refs}
+        _refresh(svc, doc)  # kept references report where their code is now
         svc.store.write_document(REVIEW_DOC, doc)
     svc.notify({REVIEW_CHANGED})
     wire = _wire(doc)

@@ -8,6 +8,7 @@ and the workspace (the seam httpx draws between client policy and transports).
 from __future__ import annotations
 
 import os
+import weakref
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -15,6 +16,7 @@ from limpet.anchoring import (
     Comment,
     Decision,
     HistoryEvent,
+    LockTimeout,
     Snapshot,
     Thread,
     create_anchor,
@@ -32,11 +34,15 @@ ChangeListener = Callable[[set[str]], None]
 
 
 class Service:
+    # Every live service, so a door can flush staged positions before its process exits.
+    live: weakref.WeakSet[Service] = weakref.WeakSet()
+
     def __init__(self, root: str | os.PathLike[str], *, lock_timeout: float = DEFAULT_LOCK_TIMEOUT) -> None:
         self.ws = Workspace(root)
         self.store = ThreadStore(self.ws, lock_timeout=lock_timeout)
         self.reconciler = Reconciler(self.ws, self.store)
         self._listeners: list[ChangeListener] = []
+        Service.live.add(self)
 
     # -- change notification (resources, web page) ---------------------------------------
     def subscribe(self, listener: ChangeListener) -> None:
@@ -51,6 +57,22 @@ class Service:
         if changed:
             for listener in list(self._listeners):
                 listener(changed)
+
+    def flush(self) -> int:
+        """Write staged re-anchoring results (see _staging.py). Doors call it when idle/exiting.
+        Best effort: they are derived, so a busy lock just leaves them for the next flush."""
+        if not self.store.staged:
+            return 0
+        try:
+            with self.store.transaction():
+                return self.store.flush_staged()
+        except LockTimeout:
+            return 0
+
+    @classmethod
+    def flush_all(cls) -> None:
+        for service in list(cls.live):
+            service.flush()
 
     # -- reading --------------------------------------------------------------------------
     def threads(self, flt: ThreadFilter | None = None, *, fresh: bool = True) -> list[Thread]:

@@ -38,6 +38,7 @@ from limpet.anchoring import (
 
 from ._files import atomic_write, cross_process_lock, remove_stale_temps
 from ._paths import FileState, Workspace
+from ._staging import StagedPositions
 
 __all__ = ["ThreadStore", "dump_record", "GITIGNORE"]
 
@@ -66,6 +67,7 @@ class ThreadStore:
         self._locked = False
         self._dirty = False
         self._initialized = False
+        self.staged = StagedPositions()
 
     # -- locking & setup -------------------------------------------------------------------
     @contextlib.contextmanager
@@ -300,6 +302,7 @@ class ThreadStore:
         if not self._locked:
             raise StoreError("internal: write outside a store transaction")
         self._dirty = True
+        self.staged.discard(thread.id)  # this write carries the thread's current position
         data = dump_record(thread.to_record())
         path = self.path_of(thread.id)
         if not derived:
@@ -310,12 +313,30 @@ class ThreadStore:
         st = os.stat(path)
         self._cache_set(thread.id, (FileState(st.st_size, st.st_mtime_ns, st.st_ino), thread))
 
+    def stage(self, base: Thread, updated: Thread) -> None:
+        """A re-anchoring result: visible to this process now, written by `flush_staged`."""
+        entry = self._cache.get(base.id)
+        self.staged.stage(base, updated)
+        if entry is not None:
+            self._cache_set(base.id, (entry[0], updated))
+
+    def flush_staged(self) -> int:
+        if not self._locked:
+            raise StoreError("internal: write outside a store transaction")
+        return self.staged.flush(self)
+
+    def read_fresh(self, thread_id: str) -> Thread:
+        """The thread as on disk now, bypassing this process's cache and staged positions."""
+        return self._load_file(thread_id, self.path_of(thread_id))
+
     def put_many(self, threads: list[Thread]) -> None:
         """Bulk write (imports, benchmarks): same files, one sync at the end instead of two
         fsyncs per thread; a crash mid-way leaves whole files only (rename is still atomic)."""
         if not self._locked:
             raise StoreError("internal: write outside a store transaction")
         self._dirty = True
+        for thread in threads:
+            self.staged.discard(thread.id)
         backup_dir = self.backup_dir / "threads"
         backup_dir.mkdir(parents=True, exist_ok=True)
         self.threads_dir.mkdir(parents=True, exist_ok=True)
@@ -330,6 +351,7 @@ class ThreadStore:
         if not self._locked:
             raise StoreError("internal: write outside a store transaction")
         self._dirty = True
+        self.staged.discard(thread_id)
         self.path_of(thread_id).unlink(missing_ok=True)
         (self.backup_dir / "threads" / f"{thread_id}.json").unlink(missing_ok=True)
         self._cache_set(thread_id, None)

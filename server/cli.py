@@ -259,8 +259,12 @@ def _load_extra_commands() -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
+    from ._service import Service
+
     _load_extra_commands()
     try:
         cli.main(args=argv, prog_name="limpet", standalone_mode=True)
     except LimpetError as exc:  # e.g. the workspace itself is missing
         _fail(exc, False)
+    finally:
+        Service.flush_all()  # re-anchoring results computed by this command reach the disk

@@ -1,0 +1,120 @@
+"""The web page's JSON API (/api): files, source, operations, review, selection, live events."""
+
+from __future__ import annotations
+
+import json
+import threading
+
+import httpx
+import pytest
+from support import http_server
+
+
+@pytest.fixture
+def base(workspace):
+    with http_server(workspace) as url:
+        yield url
+
+
+def op(base: str, name: str, args: dict) -> httpx.Response:
+    return httpx.post(f"{base}/api/ops/{name}", json=args)
+
+
+def add(base: str, line_start=10, line_end=14, **extra) -> dict:
+    reply = op(base, "comment_add", {"file": "src/auth.py", "line_start": line_start, "line_end": line_end,
+                                     "body": "check", **extra})
+    assert reply.status_code == 200, reply.text
+    return reply.json()["result"]["thread"]
+
+
+def test_operations_run_through_the_registry(base):
+    thread = add(base, tag="FIXME")
+    listed = op(base, "comment_list", {"tag": "FIXME"}).json()["result"]
+    assert [t["id"] for t in listed["threads"]] == [thread["id"]]
+    resolved = op(base, "comment_resolve", {"thread_id": thread["id"], "decision": "done"}).json()["result"]
+    assert resolved["thread"]["decision"]["summary"] == "done"
+
+
+def test_operation_errors_are_structured_with_an_http_status(base):
+    missing = op(base, "comment_show", {"thread_id": "c_1"})
+    assert missing.status_code == 404 and missing.json()["error"]["code"] == "THREAD_NOT_FOUND"
+    bad = op(base, "comment_add", {"file": "src/auth.py", "line_start": 0, "line_end": 1, "body": "x"})
+    assert bad.status_code == 400 and bad.json()["error"]["field"] == "line_start"
+    unknown = op(base, "nope", {})
+    assert unknown.status_code == 400 and unknown.json()["error"]["code"] == "INVALID_ARGUMENT"
+
+
+def test_posts_must_be_json(base):
+    reply = httpx.post(f"{base}/api/ops/comment_list", content=b"status=open",
+                       headers={"content-type": "application/x-www-form-urlencoded"})
+    assert reply.status_code == 400 and reply.json()["error"]["field"] == "body"
+
+
+def test_files_lists_the_workspace_with_thread_counts_and_health(base):
+    add(base)
+    add(base, 17, 18)
+    files = {f["path"]: f for f in httpx.get(f"{base}/api/files").json()["files"]}
+    assert {"src/auth.py", "src/app.ts", "PLAN.md", "main.go"} <= set(files)
+    assert not any(p.startswith(".limpet") for p in files)
+    counts = files["src/auth.py"]["threads"]
+    assert (counts["total"], counts["open"], counts["anchored"]) == (2, 2, 2)
+    assert files["PLAN.md"]["threads"] == {}
+
+
+def test_file_returns_the_source_text_with_the_tools_path_rules(base):
+    data = httpx.get(f"{base}/api/file", params={"path": "src/auth.py"}).json()
+    assert data["text"].startswith("import hashlib") and data["binary"] is False
+    for bad in ("../../etc/passwd", "/etc/passwd", ".limpet/store.json", ".git/config"):
+        reply = httpx.get(f"{base}/api/file", params={"path": bad})
+        assert reply.status_code == 400 and reply.json()["error"]["code"] == "INVALID_PATH", bad
+    assert httpx.get(f"{base}/api/file", params={"path": "nope.py"}).status_code == 404
+
+
+def test_review_is_empty_until_presented(base):
+    assert httpx.get(f"{base}/api/review").json() == {"content": "", "updated_at": None, "references": []}
+    op(base, "present_review", {"content": "# R\n[`src/auth.py:17`][]", "baseUri": "."})
+    review = httpx.get(f"{base}/api/review").json()
+    assert review["updated_at"] and review["references"][0]["symbol"] == "helper"
+
+
+def test_selection_reported_by_the_page_is_validated_and_read_by_get_selection(base):
+    sel = {"file": "./src/auth.py", "line_start": 10, "line_end": 10, "text": "def validate_token"}
+    assert httpx.post(f"{base}/api/selection", json={"selection": sel}).status_code == 200
+    result = op(base, "get_selection", {}).json()["result"]
+    assert result == {"selection": {**sel, "file": "src/auth.py"}}
+    for bad in ({"selection": {**sel, "file": "../x"}}, {"selection": {**sel, "line_end": 2}}, {"selection": 3}):
+        assert httpx.post(f"{base}/api/selection", json=bad).status_code == 400
+    httpx.post(f"{base}/api/selection", json={"selection": None})
+    assert op(base, "get_selection", {}).json()["result"] == {"selection": None}
+
+
+def test_events_stream_changes_made_through_another_door(base):
+    events: list[str] = []
+    ready = threading.Event()
+    got = threading.Event()
+
+    def listen():
+        with httpx.stream("GET", f"{base}/api/events", timeout=20) as stream:
+            for line in stream.iter_lines():
+                if line.startswith("event: ready"):
+                    ready.set()
+                if line.startswith("data: {\"files\""):
+                    events.append(line)
+                    got.set()
+                    return
+
+    thread = threading.Thread(target=listen, daemon=True)
+    thread.start()
+    assert ready.wait(10)
+    httpx.post(f"{base}/mcp/comment_add", json={"file": "PLAN.md", "line_start": 1, "line_end": 1, "body": "x"})
+    assert got.wait(10)
+    assert "PLAN.md" in json.loads(events[0][len("data: "):])["files"]
+
+
+def test_the_page_is_served_from_the_package_with_a_strict_policy(base):
+    page = httpx.get(f"{base}/")
+    assert page.status_code == 200 and "<title>limpet</title>" in page.text
+    assert "default-src 'self'" in page.headers["content-security-policy"]
+    assert httpx.get(f"{base}/static/app.js").headers["content-type"].startswith("text/javascript")
+    for path in ("/static/", "/static", "/static/..%2F_http.py", "/static/nope.js", "/static/../_http.py"):
+        assert httpx.get(f"{base}{path}").status_code == 404, path
