@@ -64,6 +64,7 @@ class Anchor:
     structure_hash: str = ""  # identifier-blind hash of the symbol (or of the lines)
     fingerprint: list[int] = field(default_factory=list)  # trigram sketch of symbol/lines
     symbol_tokens: int = 0
+    symbol_twins: int = 0  # symbols sharing the qualified name at creation (overloads, setters)
     prefix: str = ""  # stripped non-blank rows before the range
     suffix: str = ""
     sibling_names: str = ""  # Bloom filter of names in the symbol's scope at creation
@@ -137,6 +138,7 @@ def anchor_from_view(
         structure_hash=structure_hash(evidence_text),
         fingerprint=sketch(evidence_text),
         symbol_tokens=token_count(evidence_text),
+        symbol_twins=_twins(view, symbol),
         prefix=_context(view, first, -1), suffix=_context(view, last, +1),
         sibling_names=_sibling_filter(view, symbol) if position == "symbol" else "",
     )
@@ -172,6 +174,12 @@ def _context(view: FileView, row: int, step: int) -> str:
             size += len(rows[row])
         row += step
     return "\n".join(out)[:CONTEXT_CHARS]
+
+
+def _twins(view: FileView, symbol: SymbolView | None) -> int:
+    if symbol is None:
+        return 0
+    return sum(1 for sv in view.symbols if sv.qualified_name == symbol.qualified_name and sv.kind == symbol.kind)
 
 
 def _sibling_filter(view: FileView, symbol: SymbolView | None) -> str:

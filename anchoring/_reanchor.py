@@ -4,15 +4,22 @@ The cascade, first acceptance wins (each step accepts only a unique best
 candidate with a margin over the runner-up):
 
     unchanged  content hash equal: nothing to do, no parse
-    exact      the anchored lines (whitespace-blind) occur in the file
+    exact      the anchored lines (whitespace-blind) occur in the file; a
+               whole-symbol anchor then takes its symbol's current extent
     symbol     the same qualified symbol; whole-symbol anchors take its new
-               range, line anchors are located inside it
-    renamed    same scope and kind under a new name (name-blind hash or
-               similarity), or the same name under a renamed scope
-    moved      the symbol (or a substantial quote) in another workspace file
-    fuzzy      similar text in the same file (long quotes or matching context)
+               range, line anchors are located inside it (a name shared by
+               several symbols needs content evidence)
+    renamed    same scope and kind under a new name, identical but for the name
+    moved      the symbol identical (or identical but for its name) in another
+               workspace file, or a substantial quote found there verbatim
+    renamed    ... then by name-blind similarity, or the same name under a
+               renamed scope (stricter for small symbols)
+    moved      ... then by fingerprint + similarity (stricter still)
+    fuzzy      similar text in the same file (long quotes or matching context;
+               never onto a declaration the symbol steps turned down)
     orphaned   nothing convincing: the thread keeps its last anchor
 
+Exact evidence is tried everywhere before similarity is tried anywhere.
 Health follows the contract: `anchored` when the anchored text equals the text
 the thread was written on (trailing spaces and line endings aside), `drifted`
 when found but changed, `orphaned` when gone.
@@ -27,7 +34,14 @@ from limpet.anchoring._anchor import Anchor, anchor_from_view, create_anchor
 from limpet.anchoring._candidates import Candidate, orphan_candidates
 from limpet.anchoring._fileview import file_view
 from limpet.anchoring._index import WorkspaceIndex
-from limpet.anchoring._steps_local import Hit, exact_step, fuzzy_step, renamed_step, symbol_step
+from limpet.anchoring._steps_local import (
+    Hit,
+    exact_step,
+    follow_symbol_extent,
+    fuzzy_step,
+    renamed_step,
+    symbol_step,
+)
 from limpet.anchoring._steps_moved import moved_step
 from limpet.anchoring._text import content_hash
 
@@ -69,7 +83,7 @@ def find(anchor: Anchor, source: bytes | None, index: WorkspaceIndex | None) -> 
     view = file_view(anchor.file, source, source_hash(source), previous=anchor.content_hash)
     hit = exact_step(anchor, view)
     if hit is not None:
-        return hit
+        return follow_symbol_extent(anchor, hit)
     hit, sim, symbol_exists = symbol_step(anchor, view)
     if hit is not None:
         if sim < WEAK_SYMBOL_MATCH and anchor.position == "symbol":

@@ -23,6 +23,7 @@ from limpet.anchoring._locate import (
 from limpet.anchoring._mapping import kinds_compatible, map_into_symbol, symbol_similarity
 
 MARGIN = 0.1
+TWIN_MIN = 0.6  # similarity picking one of several symbols sharing a name
 SHORT_QUOTE_CONTEXT = 0.95
 BLANK_CONTEXT_MIN = 0.9  # blank lines are placed by their context alone
 RENAME_MIN = 0.8  # name-blind similarity for a renamed (and edited) symbol
@@ -90,7 +91,12 @@ def blank_step(anchor: Anchor, view: FileView, span: int) -> Hit | None:
 
 
 def symbol_step(anchor: Anchor, view: FileView) -> tuple[Hit | None, float, bool]:
-    """Same qualified name. Returns (hit, similarity, symbol_exists)."""
+    """Same qualified name. Returns (hit, similarity, symbol_exists).
+
+    A name held by one symbol before and after is identity enough. When it is
+    shared (overloads, a getter and its setter), content must pick one: the
+    most similar, above TWIN_MIN; equal evidence goes to the nearest.
+    """
     if not anchor.symbol:
         return None, 0.0, False
     cands = [sv for sv in view.symbols
@@ -98,15 +104,34 @@ def symbol_step(anchor: Anchor, view: FileView) -> tuple[Hit | None, float, bool
     if not cands:
         return None, 0.0, False
     scored = sorted(((symbol_similarity(anchor, sv), sv) for sv in cands),
-                    key=lambda t: (-t[0], abs(t[1].first - _old_symbol_row(anchor))))
+                    key=lambda t: (-round(t[0], 2), abs(t[1].first - _old_symbol_row(anchor))))
     sim, best = scored[0]
-    if len(scored) > 1 and sim - scored[1][0] < 0.02:
-        pass  # overloads with equal evidence: the nearest one (tie-break above)
+    if (len(cands) > 1 or anchor.symbol_twins > 1) and sim < TWIN_MIN:
+        return None, sim, True
     rows = map_into_symbol(anchor, view, best)
     if rows is None:
         return None, sim, True
     confidence = 0.6 + 0.4 * sim
     return Hit(anchor.file, view, rows[0], rows[1], "symbol", round(confidence, 4)), sim, True
+
+
+def follow_symbol_extent(anchor: Anchor, hit: Hit) -> Hit:
+    """An exact hit for a whole-symbol anchor whose symbol grew or shrank around it.
+
+    (Python code appended at the end of a function leaves the old lines intact.)
+    The thread is about the symbol, so it takes the symbol's new extent.
+    """
+    if anchor.position != "symbol" or not anchor.symbol:
+        return hit
+    for sv in hit.view.symbols:
+        if sv.qualified_name != anchor.symbol or not (sv.first <= hit.first and hit.last <= sv.last):
+            continue
+        if sv.norm_hash == anchor.symbol_hash:
+            return hit
+        rows = map_into_symbol(anchor, hit.view, sv)
+        if rows is not None and rows != (hit.first, hit.last):
+            return Hit(hit.file, hit.view, rows[0], rows[1], "symbol", hit.confidence)
+    return hit
 
 
 def renamed_step(anchor: Anchor, view: FileView, exact_only: bool = False) -> Hit | None:

@@ -23,12 +23,11 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import orjson
+from limpet.anchoring import InternalError, InvalidArgument, LimpetError
 from pydantic import BaseModel, Field, ValidationError
 from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
-
-from limpet.anchoring import InternalError, InvalidArgument, LimpetError
 
 from . import _review_store as reviews
 from ._operations import invalid_argument_from, invoke

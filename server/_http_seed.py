@@ -17,11 +17,10 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any
 
+from limpet.anchoring import InvalidArgument, LimpetError
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
-
-from limpet.anchoring import InvalidArgument, LimpetError
 
 from . import _review_store as reviews
 from ._http_api import json_response, read_json, run

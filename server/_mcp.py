@@ -39,7 +39,7 @@ INSTRUCTIONS = (
 )
 
 # Modules that extend the server (resources, prompts); each exposes install(app: McpApp).
-EXTENSIONS = ("limpet.server._mcp_resources", "limpet.server._mcp_prompts")
+EXTENSIONS = ("limpet.server._mcp_resources", "limpet.server._mcp_prompts", "limpet.server._mcp_review")
 
 
 def error_result(exc: LimpetError) -> types.CallToolResult:

@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urlparse
 
 import orjson
-
 from limpet.anchoring import Anchor, InvalidPath, LimpetError, create_anchor
 
 from ._files import atomic_write

@@ -107,7 +107,6 @@ def http_server(workspace: Path, *, groups: set[str] | None = None, token: str |
     import time
 
     import uvicorn
-
     from limpet.server import Service
     from limpet.server._http import bind_socket, build_app
     from limpet.server._mcp import McpApp

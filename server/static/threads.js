@@ -17,7 +17,7 @@ function button(text, cls, onClick) {
 
 function field(label, control, key) {
   control.dataset.key = key;
-  const wrap = el("label", "block", label + " ");
+  const wrap = el("label", "inline", label + " ");
   wrap.append(control);
   return wrap;
 }
@@ -65,7 +65,7 @@ async function act(name, args, done, refresh) {
 function openActions(t, refresh) {
   const box = el("div", "actions");
   const reply = el("textarea");
-  reply.rows = 2;
+  reply.rows = 1;
   reply.maxLength = 10000;
   const replyForm = el("form", "reply");
   replyForm.append(field("Reply", reply, `${t.id}:reply`), el("button", null, "Reply"));

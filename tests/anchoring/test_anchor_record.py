@@ -154,3 +154,27 @@ def test_ambiguous_short_quote_is_not_guessed():
     anchor = create_anchor("m.py", src, 2, 2)
     rel = reanchor(anchor, b"def c():\n    pass\n\n\ndef d():\n    pass\n")
     assert rel.health == "orphaned"
+
+
+def test_whole_symbol_anchor_takes_the_symbols_new_extent():
+    src = b"def total(xs):\n    s = sum(xs)\n    return s\n\n\ndef other():\n    pass\n"
+    anchor = create_anchor("m.py", src, 1, 3)
+    grown = src.replace(b"    return s\n", b"    return s\n    # unreachable, kept for the audit\n    print(s)\n")
+    rel = reanchor(anchor, grown)
+    assert (rel.anchor.line_start, rel.anchor.line_end, rel.health) == (1, 5, "drifted")
+
+
+def test_shared_name_needs_content_evidence():
+    rs = (b"impl Display for Foo {\n    fn fmt(&self, f: &mut Formatter) -> Result {\n"
+          b"        let name = self.name.to_uppercase();\n        let count = self.items.len();\n"
+          b"        write!(f, \"{} with {} items\", name, count)\n    }\n}\n\n"
+          b"impl Debug for Foo {\n    fn fmt(&self, f: &mut Formatter) -> Result {\n"
+          b"        f.debug_struct(\"Foo\")\n            .field(\"items\", &self.items)\n"
+          b"            .finish_non_exhaustive()\n    }\n}\n")
+    anchor = create_anchor("lib.rs", rs, 2, 6)
+    assert anchor.symbol_twins == 2
+    without_display = rs[rs.index(b"impl Debug"):]
+    assert reanchor(anchor, without_display).health == "orphaned"
+    edited_display = rs.replace(b"to_uppercase()", b"to_lowercase()")
+    rel = reanchor(anchor, edited_display)
+    assert (rel.anchor.line_start, rel.anchor.line_end, rel.health) == (2, 6, "drifted")

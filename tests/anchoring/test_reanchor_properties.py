@@ -55,6 +55,10 @@ def test_edit_outside_symbol_keeps_health(funcs, which, edits):
         if at <= lo:
             lo, hi = lo + len(insert) - delete, hi + len(insert) - delete
     assert lines[lo : hi + 1] == anchored_text
+    # Python blocks end by dedent: keep the edit syntactically outside the function.
+    following = next((line for line in lines[hi + 1 :] if line.strip() and not line.startswith("#")), "")
+    if following.startswith((" ", "\t")):
+        lines.insert(hi + 1, "END = 0")
     after = "\n".join(lines).encode()
     rel = reanchor(anchor, after)
     assert rel.health == before.health == "anchored"

@@ -96,3 +96,15 @@ async def test_a_foreign_origin_is_refused_on_the_mcp_endpoint(workspace):
         local = httpx.post(f"{base}/mcp", json=init, headers={**headers, "origin": base})
     assert evil.status_code == 403
     assert local.status_code == 200
+
+
+async def test_the_current_review_is_the_mcp_resource_review_current(workspace):
+    with http_server(workspace) as base:
+        async with session(base) as s:
+            await call(s, "present_review", {"content": "# R\n\n[`src/auth.py:17`][]", "baseUri": "."})
+            listed = {str(r.uri) for r in (await s.list_resources()).resources}
+            read = await s.read_resource("review://current")
+    assert "review://current" in listed
+    review = json.loads(read.contents[0].text)
+    assert review["content"] == "# R\n\n[`src/auth.py:17`][]"
+    assert review["references"][0]["line"] == 17 and review["references"][0]["health"] == "anchored"

@@ -11,9 +11,8 @@ import time
 
 import httpx
 import pytest
-from support import http_server
-
 from limpet.server._http import PORT_RANGE, bind_socket
+from support import http_server
 
 ROUTES = ("/", "/api/files", "/mcp/status", "/mcp/list_tools")
 

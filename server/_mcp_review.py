@@ -1,0 +1,56 @@
+"""The MCP resource `review://current`: the current review as JSON (see _review_store.current).
+
+An McpApp extension that wraps whatever resource handlers are already installed (the
+workspace resources), so it adds one resource without knowing how the others are served.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import mcp_types as types
+import orjson
+from mcp.shared.exceptions import MCPError
+
+from ._review_store import current
+
+if TYPE_CHECKING:
+    from ._mcp import McpApp
+
+__all__ = ["install", "REVIEW_URI"]
+
+REVIEW_URI = "review://current"
+RESOURCE = types.Resource(
+    uri=REVIEW_URI, name="current-review", title="Current review", mime_type="application/json",
+    description="The review last presented with present_review: {content, updated_at, references: "
+                "[{text, file, line, health}]}, each reference at its current, re-anchored line.",
+)
+
+
+def install(app: McpApp) -> None:
+    if not any(op.group == "review" for op in app.ops.values()):
+        return  # --tools without the review group: no review resource either
+    previous_list = app.handlers.get("on_list_resources")
+    previous_read = app.handlers.get("on_read_resource")
+
+    async def list_resources(ctx: Any, params: types.PaginatedRequestParams | None) -> types.ListResourcesResult:
+        if previous_list is None:
+            return types.ListResourcesResult(resources=[RESOURCE])
+        result = await previous_list(ctx, params)
+        if result.next_cursor is not None:  # only the last page gets our resource
+            return result
+        return result.model_copy(update={"resources": [*result.resources, RESOURCE]})
+
+    async def read_resource(ctx: Any, params: types.ReadResourceRequestParams) -> types.ReadResourceResult:
+        if str(params.uri) != REVIEW_URI:
+            if previous_read is None:
+                raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown resource: {params.uri}",
+                               data={"uri": str(params.uri)})
+            return await previous_read(ctx, params)
+        review = await app.run_sync(lambda: current(app.service))
+        text = orjson.dumps(review).decode()
+        return types.ReadResourceResult(
+            contents=[types.TextResourceContents(uri=REVIEW_URI, mime_type="application/json", text=text)])
+
+    app.handlers["on_list_resources"] = list_resources
+    app.handlers["on_read_resource"] = read_resource
