@@ -38,7 +38,7 @@ from ._mcp import McpApp
 from ._review_store import clear_selection
 from ._service import Service
 
-__all__ = ["build_app", "serve_http", "bind_socket", "PORT_RANGE", "client_config"]
+__all__ = ["build_app", "serve_http", "bind_socket", "HttpServer", "PORT_RANGE", "client_config"]
 
 log = logging.getLogger("limpet.http")
 PORT_RANGE = range(9960, 9991)
@@ -88,9 +88,9 @@ def _page_routes() -> list[Route]:
 
 
 def build_app(mcp: McpApp, *, loopback: bool = True, token: str | None = None,
-              max_body: int = DEFAULT_MAX_BODY) -> Guard:
+              max_body: int = DEFAULT_MAX_BODY, hub: EventHub | None = None) -> Guard:
     """The whole HTTP server as one ASGI app (the gate wrapping Starlette)."""
-    hub = EventHub()
+    hub = hub or EventHub()
     server = mcp.lowlevel()
     # The gate checks Host/Origin for every route, MCP included; the SDK's copy of that rule
     # would refuse the real hostnames a token-protected server is reached by.
@@ -112,11 +112,27 @@ def build_app(mcp: McpApp, *, loopback: bool = True, token: str | None = None,
 
     routes = [*api_routes(mcp, hub), *seed_routes(mcp, _version()), *_page_routes(), Mount("/", app=sdk_app)]
     app = Starlette(routes=routes, lifespan=lifespan)
-    app.state.hub = hub
     return Guard(app, loopback=loopback, token=token, max_body=max_body)
 
 
 # -- running ---------------------------------------------------------------------------------------
+class HttpServer(uvicorn.Server):
+    """uvicorn waits for open responses before it stops: end the pages' event streams first."""
+
+    def __init__(self, config: uvicorn.Config, hub: EventHub) -> None:
+        super().__init__(config)
+        self.hub = hub
+
+    def handle_exit(self, sig: int, frame: Any) -> None:
+        self.hub.close_threadsafe()
+        super().handle_exit(sig, frame)
+
+    def stop(self) -> None:
+        """From another thread (tests, embedding)."""
+        self.hub.close_threadsafe()
+        self.should_exit = True
+
+
 def bind_socket(host: str, port: int | None) -> socket.socket:
     """A listening socket on `port`, or on the first free port of PORT_RANGE."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
@@ -125,6 +141,9 @@ def bind_socket(host: str, port: int | None) -> socket.socket:
     for candidate in candidates:
         sock = socket.socket(family, socket.SOCK_STREAM)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        # Inherited by accepted connections: without it a kept-alive client waits ~40 ms per
+        # reply (Nagle vs delayed ACK, as the response head and body are separate writes).
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         try:
             sock.bind((host, candidate))
             sock.listen(128)
@@ -176,10 +195,11 @@ def serve_http(workspace: str, *, groups: set[str] | None = None, host: str = "1
         raise SystemExit(1) from None
     bound = sock.getsockname()[1]
     print(_banner(str(mcp.service.ws.root), f"http://{_url_host(host)}:{bound}", token, generated), flush=True)
-    config = uvicorn.Config(build_app(mcp, loopback=loopback, token=token or None), log_level="warning",
+    hub = EventHub()
+    config = uvicorn.Config(build_app(mcp, loopback=loopback, token=token or None, hub=hub), log_level="warning",
                             timeout_graceful_shutdown=2, server_header=False, proxy_headers=False)
     try:
-        uvicorn.Server(config).run(sockets=[sock])
+        HttpServer(config, hub).run(sockets=[sock])
     except KeyboardInterrupt:
         pass
     finally:

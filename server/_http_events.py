@@ -38,15 +38,22 @@ class EventHub:
         self._clients: set[_Client] = set()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._closed = False
+        self.published = 0  # lets the store poller skip what was already announced
 
     def attach(self, loop: asyncio.AbstractEventLoop) -> None:
         self._loop = loop
         self._closed = False
 
     def close(self) -> None:
+        """End every open stream (server shutdown: uvicorn waits for open responses)."""
         self._closed = True
         for client in list(self._clients):
             client.wake.set()
+
+    def close_threadsafe(self) -> None:
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(self.close)
 
     def publish(self, files: Iterable[str]) -> None:
         """Thread-safe: the service calls this from worker threads."""
@@ -64,6 +71,7 @@ class EventHub:
             loop.call_soon_threadsafe(self._deliver, changed)
 
     def _deliver(self, files: set[str]) -> None:
+        self.published += 1
         for client in self._clients:
             client.pending |= files
             client.wake.set()
@@ -111,13 +119,14 @@ async def watch_store(svc: Service, hub: EventHub) -> AsyncIterator[None]:
     """Changes made by other processes (the CLI, a stdio MCP server) reach open pages too."""
 
     async def poll() -> None:
-        last = _store_signature(svc)
+        last, seen = _store_signature(svc), hub.published
         while True:
             await asyncio.sleep(STORE_POLL_SECONDS)
             now = await asyncio.to_thread(_store_signature, svc)
-            if now != last:
-                last = now
+            # A write made in this process was announced already (with its files): skip it.
+            if now != last and hub.published == seen:
                 hub.publish({STORE_CHANGED})
+            last, seen = now, hub.published
 
     task = asyncio.create_task(poll())
     try:

@@ -108,12 +108,14 @@ def http_server(workspace: Path, *, groups: set[str] | None = None, token: str |
 
     import uvicorn
     from limpet.server import Service
-    from limpet.server._http import bind_socket, build_app
+    from limpet.server._http import HttpServer, bind_socket, build_app
+    from limpet.server._http_events import EventHub
     from limpet.server._mcp import McpApp
 
     sock = bind_socket("127.0.0.1", 0)
-    app = build_app(McpApp(Service(workspace, lock_timeout=5), groups), loopback=loopback, token=token)
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=1))
+    hub = EventHub()
+    app = build_app(McpApp(Service(workspace, lock_timeout=5), groups), loopback=loopback, token=token, hub=hub)
+    server = HttpServer(uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=1), hub)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 15
@@ -124,6 +126,6 @@ def http_server(workspace: Path, *, groups: set[str] | None = None, token: str |
     try:
         yield f"http://127.0.0.1:{sock.getsockname()[1]}"
     finally:
-        server.should_exit = True
+        server.stop()
         thread.join(15)
         sock.close()

@@ -68,13 +68,19 @@ async function loadTree() {
   tree.replaceChildren(renderDir(root, "", open, tree.childElementCount === 0));
 }
 
+function hasThreads(node) {
+  return node.files.some((f) => f.threads && f.threads.total) || [...node.dirs.values()].some(hasThreads);
+}
+
+// First render: top-level folders and folders holding threads start open; later renders keep
+// whatever the reader opened or closed.
 function renderDir(node, prefix, open, first) {
   const ul = el("ul", "tree-list");
   for (const [name, child] of [...node.dirs.entries()].sort()) {
     const path = prefix + name + "/";
     const details = el("details");
     details.dataset.dir = path;
-    details.open = first || open.has(path);
+    details.open = first ? (!prefix || hasThreads(child)) : open.has(path);
     details.append(el("summary", null, name + "/"), renderDir(child, path, open, first));
     ul.appendChild(el("li")).append(details);
   }
@@ -119,6 +125,8 @@ async function openFile(path, line) {
     state.file = path;
     state.selStart = state.selEnd = null;
     $("add-form").hidden = true;
+    $("new-thread").hidden = false;
+    report(null);  // the page now shows this file (seed 003's activeFile)
   }
   await loadFile();
   for (const b of document.querySelectorAll("button.file")) {
@@ -217,16 +225,20 @@ function scrollToLine(line) {
 }
 
 // -- selecting lines, adding threads ----------------------------------------------------------------
-function setSelection(start, end) {
+function markLines(start, end) {
   state.selStart = Math.min(start, end);
   state.selEnd = Math.max(start, end);
   for (const row of document.querySelectorAll("#code .row")) {
     const n = +row.dataset.line;
     row.classList.toggle("sel", n >= state.selStart && n <= state.selEnd);
   }
+  $("add-where").textContent = `${state.file}, lines ${state.selStart}–${state.selEnd}`;
+}
+
+function setSelection(start, end) {
+  markLines(start, end);
   $("add-start").value = state.selStart;
   $("add-end").value = state.selEnd;
-  $("add-where").textContent = `${state.file}, lines ${state.selStart}–${state.selEnd}`;
   $("add-form").hidden = false;
 }
 
@@ -375,6 +387,14 @@ async function start() {
   $("filter-author").addEventListener("input", debounce(() => { loadFile(); loadOrphans(); }, 300));
   $("add-form").addEventListener("submit", onAdd);
   $("add-cancel").addEventListener("click", () => { $("add-form").hidden = true; });
+  for (const id of ["add-start", "add-end"]) {
+    $(id).addEventListener("change", () => markLines(+$("add-start").value || 1, +$("add-end").value || 1));
+  }
+  $("new-thread").addEventListener("click", () => {
+    setSelection(state.selStart || 1, state.selEnd || 1);
+    $("add-start").focus();
+    $("add-start").select();
+  });
   $("code").addEventListener("click", onGutterClick);
   document.addEventListener("selectionchange", debounce(onSelectionChange, 150));
   window.addEventListener("hashchange", route);

@@ -19,7 +19,7 @@ from support import http_server
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
+        "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
 SCREENSHOT = Path(__file__).resolve().parents[2] / "docs" / "screenshot.png"
 
 
@@ -245,5 +245,18 @@ def test_the_page_is_keyboard_usable(page, site):
     page.locator('button.file[data-path="PLAN.md"]').focus()
     page.keyboard.press("Enter")
     expect(page.locator("#file-title")).to_have_text("PLAN.md")
+    page.locator("#new-thread").focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#add-start")).to_be_focused()
+    page.keyboard.type("3")
+    page.keyboard.press("Tab")
+    page.keyboard.type("3")
+    page.locator("#add-body").focus()
+    page.keyboard.type("Typed without a mouse")
+    page.locator("#add-form button[type=submit]").focus()
+    page.keyboard.press("Enter")
+    card = thread_card(page, "Typed without a mouse")
+    expect(card).to_be_visible()
+    expect(card).to_contain_text("line 3")
     for control in ("#filter-status", "#filter-tag", "#filter-author", "#me"):
         assert page.locator(control).evaluate("e => !!e.labels && e.labels.length > 0"), control
