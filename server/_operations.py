@@ -157,10 +157,11 @@ def invoke(service: Service, name: str, raw: Any) -> tuple[Operation, Any]:
 
 
 def _clean_schema(schema: dict[str, Any]) -> dict[str, Any]:
-    """Inline $defs so every client (and strict validators) sees a self-contained schema."""
+    """Self-contained and cheap to validate: $defs inlined, `X | None` as `type: [X, "null"]`
+    (clients validate every result; anyOf doubles the work for each optional field)."""
     defs = schema.pop("$defs", None)
     if not defs:
-        return schema
+        return _simplify_nullable(schema)
 
     def resolve(node: Any) -> Any:
         if isinstance(node, dict):
@@ -174,4 +175,24 @@ def _clean_schema(schema: dict[str, Any]) -> dict[str, Any]:
             return [resolve(v) for v in node]
         return node
 
-    return resolve(schema)
+    return _simplify_nullable(resolve(schema))
+
+
+def _simplify_nullable(node: Any) -> Any:
+    if isinstance(node, list):
+        return [_simplify_nullable(v) for v in node]
+    if not isinstance(node, dict):
+        return node
+    node = {k: _simplify_nullable(v) for k, v in node.items()}
+    options = node.get("anyOf")
+    if isinstance(options, list) and len(options) == 2 and {"type": "null"} in options:
+        other = next(o for o in options if o != {"type": "null"})
+        if set(other) <= {"type"} and isinstance(other.get("type"), str):
+            del node["anyOf"]
+            node["type"] = [other["type"], "null"]
+        elif set(other) <= {"type", "additionalProperties"} and other.get("type") == "object":
+            del node["anyOf"]
+            node["type"] = ["object", "null"]
+    if node.get("additionalProperties") is True:
+        del node["additionalProperties"]  # the default: saying it costs a validation step
+    return node

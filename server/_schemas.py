@@ -92,7 +92,9 @@ class DecisionOut(BaseModel):
 
 
 class ThreadOut(BaseModel):
-    """The contract's thread JSON."""
+    """The contract's thread JSON. Nested parts (comments, decision, history) are described,
+    not spelled out field by field: clients validate every result against this schema, and a
+    deep schema made that validation cost more than the call itself on long listings."""
 
     model_config = ConfigDict(extra="allow")
 
@@ -113,8 +115,8 @@ class ThreadOut(BaseModel):
     ai_meta: dict[str, Any] | None
     created_at: str
     resolved_at: str | None
-    decision: DecisionOut | None
-    comments: list[CommentOut]
+    decision: dict[str, Any] | None = Field(description="{summary, decider, decided_at, status} once resolved")
+    comments: list[dict[str, Any]] = Field(description="[{id, body, author, author_type, created_at, edited_at}]")
 
 
 class ThreadResult(BaseModel):
