@@ -107,6 +107,23 @@ def import_threads(service: Service, data: bytes, *, overwrite: bool = False) ->
     return report
 
 
-def default_export_name(fmt: str, extension: str) -> str:
+INLINE_LIMIT = 64 * 1024  # text exports up to this size are also embedded in the MCP result
+
+
+def export_to_folder(service: Service, fmt: str, flt: ThreadFilter, **options: Any) -> dict[str, Any]:
+    """Export into .limpet/exports/ (git-ignored) and describe the file for a resource link."""
+    from limpet.exporters import get_exporter
+
+    exporter = get_exporter(fmt)
     stamp = utc_now().replace(":", "").replace("-", "").replace(".", "")
-    return f"comments-{stamp}.{extension}"
+    name = f"comments-{stamp}.{exporter.extension.lstrip('.')}"
+    folder = service.store.dir / "exports"
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / name
+    result = export_threads([service], fmt, flt, path, **options)
+    rel = path.relative_to(service.ws.root).as_posix()
+    out: dict[str, Any] = {"format": fmt, "totalComments": result.count, "sizeBytes": result.bytes_written,
+                           "path": rel, "uri": path.as_uri(), "mimeType": exporter.media_type}
+    if not exporter.binary and result.bytes_written <= INLINE_LIMIT:
+        out["text"] = path.read_text(encoding="utf-8")
+    return out

@@ -51,6 +51,15 @@ def error_result(exc: LimpetError) -> types.CallToolResult:
     )
 
 
+def _content_block(block: dict[str, Any]) -> Any:
+    if block["type"] == "resource_link":
+        return types.ResourceLink(type="resource_link", uri=block["uri"], name=block["name"],
+                                  mime_type=block.get("mimeType"), size=block.get("size"),
+                                  description=block.get("description"))
+    return types.EmbeddedResource(type="resource", resource=types.TextResourceContents(
+        uri=block["uri"], mime_type=block.get("mimeType"), text=block["text"]))
+
+
 def _tool_of(op: Operation) -> types.Tool:
     return types.Tool(
         name=op.name,
@@ -118,10 +127,10 @@ class McpApp:
         except Exception:  # the door's last line: a bug must not kill the server or leak a traceback
             log.exception("tool %s failed", op.name)
             return error_result(InternalError(f"Internal error in {op.name}"))
-        return types.CallToolResult(
-            content=[types.TextContent(type="text", text=op.text(result))],
-            structured_content=op.structured_content(result),
-        )
+        content: list[Any] = [types.TextContent(type="text", text=op.text(result))]
+        if op.extra_content is not None:
+            content.extend(_content_block(block) for block in op.extra_content(result))
+        return types.CallToolResult(content=content, structured_content=op.structured_content(result))
 
     @contextlib.asynccontextmanager
     async def lifespan(self, _server: Server[Any]) -> AsyncIterator[dict[str, Any]]:

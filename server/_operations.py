@@ -45,6 +45,8 @@ class Operation:
     text: Callable[[Any], str] = _json_text
     # Some seed tools report failures in their own documented shape instead of raising.
     structured: Callable[[Any], dict[str, Any]] | None = None
+    # Extra content blocks (wire-shaped dicts: resource links, embedded resources).
+    extra_content: Callable[[Any], list[dict[str, Any]]] | None = None
 
     def input_schema(self) -> dict[str, Any]:
         return _clean_schema(self.args.model_json_schema())
@@ -72,6 +74,7 @@ def operation(
     idempotent: bool = False,
     text: Callable[[Any], str] | None = None,
     structured: Callable[[Any], dict[str, Any]] | None = None,
+    extra_content: Callable[[Any], list[dict[str, Any]]] | None = None,
 ) -> Callable[[Callable[[Service, Any], Any]], Callable[[Service, Any], Any]]:
     """Register `fn` as an operation; its docstring is the description agents read."""
     if group not in GROUPS:
@@ -93,6 +96,7 @@ def operation(
             idempotent=idempotent,
             text=text or _json_text,
             structured=structured,
+            extra_content=extra_content,
         )
         return fn
 

@@ -1,0 +1,233 @@
+"""Seed 004's tools (paired-comments): add_comment, edit_comment, delete_comment,
+search_comments, get_file_comments, move_comment, export_comments.
+
+Argument names and bounds are the seed's; results carry the contract's thread JSON plus
+what the seed shows (ids, anchored symbol, counts). Business rules live in the service.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, Field
+
+from limpet.anchoring import Thread
+
+from ._filters import ThreadFilter
+from ._operations import operation
+from ._schemas import Args, Body, FilePath, TagName, ThreadId, ThreadOut
+from ._search import search_threads
+from ._service import Service
+
+Line = Annotated[int, Field(ge=1, le=10_000_000, description="Line number (1-indexed)")]
+
+
+class AiMeta(Args):
+    model: str | None = Field(None, max_length=200)
+    confidence: float | None = Field(None, ge=0, le=1)
+    reasoning: str | None = Field(None, max_length=10_000)
+
+
+class AddCommentArgs(Args):
+    filePath: FilePath
+    line: Line
+    text: Body
+    tag: TagName
+    author: str = Field("ai", min_length=1, max_length=200, description="Author name (e.g. 'claude', 'gpt-4', 'user')")
+    aiMeta: AiMeta | None = Field(None, description="Optional AI metadata")
+
+
+class EditCommentArgs(Args):
+    filePath: FilePath
+    commentId: ThreadId
+    text: Body
+
+
+class DeleteCommentArgs(Args):
+    filePath: FilePath
+    commentId: ThreadId
+
+
+class DateRange(Args):
+    start: str | None = Field(None, max_length=64, description="ISO 8601 date-time (inclusive)")
+    end: str | None = Field(None, max_length=64, description="ISO 8601 date-time (inclusive)")
+
+
+class SearchFilters(Args):
+    tag: TagName | None = None
+    author: str | None = Field(None, max_length=200)
+    filePath: str | None = Field(None, max_length=4096, description="A file path or glob pattern (e.g. src/**/*.py)")
+    hasAIMetadata: bool | None = Field(None, description="Only AI-enriched comments (true) or only others (false)")
+    dateRange: DateRange | None = None
+
+
+class SearchCommentsArgs(Args):
+    query: str = Field(min_length=1, max_length=1000, description="Regular expression, matched case-insensitively "
+                                                                   "against every comment of a thread")
+    filters: SearchFilters | None = Field(None, description="Optional filters to narrow results")
+    limit: int = Field(100, ge=1, le=1000, description="Max results to return")
+
+
+class GetFileCommentsArgs(Args):
+    filePath: FilePath
+    includeOrphaned: bool = Field(True, description="Include orphaned comments (anchors no longer exist)")
+
+
+class MoveCommentArgs(Args):
+    sourceFile: FilePath
+    targetFile: FilePath
+    commentId: ThreadId
+    targetLine: Line
+
+
+class ExportOptionsArgs(Args):
+    includeSourceContext: bool = Field(False, description="Include surrounding code lines")
+    contextLines: int = Field(3, ge=0, le=20, description="Lines of context before/after")
+
+
+class ExportCommentsArgs(Args):
+    format: Literal["json", "markdown", "jsonl", "parquet"]
+    filePath: str | None = Field(None, max_length=4096, description="Export only this file or glob (omit for all files)")
+    options: ExportOptionsArgs | None = None
+
+
+class CommentResult(BaseModel):
+    thread: ThreadOut
+    commentId: str
+    filePath: str
+    line: int
+    anchoredSymbol: str | None
+
+
+class SearchResult(BaseModel):
+    results: list[ThreadOut]
+    totalResults: int
+    query: str
+    filters: dict[str, Any]
+
+
+class FileCommentsResult(BaseModel):
+    filePath: str
+    comments: list[ThreadOut]
+    commentCount: int
+    orphanedCount: int
+    summary: dict[str, int]
+
+
+class ExportResultOut(BaseModel):
+    format: str
+    totalComments: int
+    sizeBytes: int
+    path: str
+    uri: str
+
+
+def _comment_result(t: Thread) -> dict[str, Any]:
+    return {"thread": t.to_wire(), "commentId": t.id, "filePath": t.anchor.file, "line": t.anchor.line_start,
+            "anchoredSymbol": t.anchor.symbol}
+
+
+_NAMES = {"file": "filePath", "line_start": "line", "line_end": "line", "thread_id": "commentId"}
+
+
+@operation(group="paired", args=AddCommentArgs, result=CommentResult, title="Add a paired comment")
+def add_comment(svc: Service, a: AddCommentArgs) -> dict:
+    """Add a new paired comment to a source file at a specific line (1-indexed). The comment is
+    anchored to the enclosing function/class and tracks code changes. Returns the comment id
+    (commentId) and the anchored symbol. Errors: FILE_NOT_FOUND, INVALID_ANCHOR (line outside
+    the file), INVALID_PATH."""
+    meta = a.aiMeta.model_dump(exclude_none=True) if a.aiMeta else None
+    t = svc.add(a.filePath, a.line, a.line, a.text, tag=a.tag, author=a.author, author_type="agent",
+                ai_meta=meta or None, field_names=_NAMES)
+    return _comment_result(t)
+
+
+@operation(group="paired", args=EditCommentArgs, result=CommentResult, idempotent=True, title="Edit a comment")
+def edit_comment(svc: Service, a: EditCommentArgs) -> dict:
+    """Edit the text of an existing comment (the thread's first comment). The previous text is
+    kept in the thread's history. Errors: THREAD_NOT_FOUND."""
+    return _comment_result(svc.edit(a.commentId, a.text, field="commentId"))
+
+
+@operation(group="paired", args=DeleteCommentArgs, result=CommentResult, destructive=True, title="Delete a comment")
+def delete_comment(svc: Service, a: DeleteCommentArgs) -> dict:
+    """Delete a comment thread and all its replies from the workspace store (permanent; use
+    comment_resolve to close a thread but keep its history). Errors: THREAD_NOT_FOUND."""
+    return _comment_result(svc.delete(a.commentId, field="commentId"))
+
+
+@operation(group="paired", args=SearchCommentsArgs, result=SearchResult, read_only=True, idempotent=True,
+           title="Search comments")
+def search_comments(svc: Service, a: SearchCommentsArgs) -> dict:
+    """Search comments by regular expression (case-insensitive) with optional filters: tag,
+    author, filePath (path or glob), hasAIMetadata, dateRange {start, end}. Returns at most
+    `limit` threads (default 100, max 1000) ordered by file and line, and totalResults.
+    An invalid or too slow pattern is an INVALID_ARGUMENT on `query`."""
+    f = a.filters or SearchFilters()
+    rng = f.dateRange or DateRange()
+    flt = ThreadFilter(file=f.filePath, tag=f.tag, author=f.author, has_ai_meta=f.hasAIMetadata,
+                       since=rng.start, until=rng.end)
+    found, total = search_threads(svc.threads(flt), a.query, a.limit)
+    return {"results": [t.to_wire() for t in found], "totalResults": total, "query": a.query,
+            "filters": f.model_dump(exclude_none=True)}
+
+
+@operation(group="paired", args=GetFileCommentsArgs, result=FileCommentsResult, read_only=True, idempotent=True,
+           title="Get a file's comments")
+def get_file_comments(svc: Service, a: GetFileCommentsArgs) -> dict:
+    """Retrieve all comment threads of one file, ordered by line, with counts per tag and the
+    number of orphaned threads (whose code is gone). includeOrphaned (default true)."""
+    rel = svc.normalize(a.filePath, "filePath")
+    threads = svc.threads(ThreadFilter(file=rel))
+    orphaned = sum(1 for t in threads if t.health == "orphaned")
+    if not a.includeOrphaned:
+        threads = [t for t in threads if t.health != "orphaned"]
+    tags = Counter(t.tag for t in threads)
+    return {"filePath": rel, "comments": [t.to_wire() for t in threads], "commentCount": len(threads),
+            "orphanedCount": orphaned, "summary": dict(sorted(tags.items()))}
+
+
+@operation(group="paired", args=MoveCommentArgs, result=CommentResult, title="Move a comment")
+def move_comment(svc: Service, a: MoveCommentArgs) -> dict:
+    """Move a comment thread to another file and/or line (e.g. after a refactoring the engine
+    could not follow). It re-anchors at the new place and keeps its id, comments and history.
+    Errors: THREAD_NOT_FOUND, FILE_NOT_FOUND, INVALID_ANCHOR."""
+    svc.normalize(a.sourceFile, "sourceFile")
+    names = {"file": "targetFile", "line_start": "targetLine", "line_end": "targetLine", "thread_id": "commentId"}
+    return _comment_result(svc.move(a.commentId, a.targetFile, a.targetLine, field_names=names))
+
+
+def _export_structured(result: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in result.items() if k != "text"}
+
+
+def _export_text(result: dict[str, Any]) -> str:
+    import orjson
+
+    return orjson.dumps(_export_structured(result)).decode()
+
+
+def _export_content(result: dict[str, Any]) -> list[dict[str, Any]]:
+    name = result["path"].rsplit("/", 1)[-1]
+    blocks = [{"type": "resource_link", "uri": result["uri"], "name": name, "mimeType": result["mimeType"],
+               "size": result["sizeBytes"], "description": f"{result['totalComments']} comment thread(s)"}]
+    if "text" in result:
+        blocks.append({"type": "resource", "uri": result["uri"], "mimeType": result["mimeType"],
+                       "text": result["text"]})
+    return blocks
+
+
+@operation(group="paired", args=ExportCommentsArgs, result=ExportResultOut, title="Export comments",
+           structured=_export_structured, text=_export_text, extra_content=_export_content)
+def export_comments(svc: Service, a: ExportCommentsArgs) -> dict:
+    """Export comments as JSON, Markdown, JSONL training data ({prompt, completion, metadata})
+    or Parquet. The export is written under the workspace's .limpet/exports/ folder and
+    returned as a resource link (small text exports are also embedded)."""
+    from ._export import export_to_folder
+
+    opts = a.options or ExportOptionsArgs()
+    flt = ThreadFilter(file=svc.normalize(a.filePath, "filePath") if a.filePath and "*" not in a.filePath
+                       else a.filePath)
+    return export_to_folder(svc, a.format, flt, context_lines=opts.contextLines,
+                            include_source_context=opts.includeSourceContext)
