@@ -9,7 +9,8 @@ lines inside a symbol (`position="lines"`), or on file-level lines (`"file"`).
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, fields
+from bisect import bisect_left, bisect_right
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from limpet.anchoring._errors import InvalidAnchor
@@ -75,15 +76,23 @@ class Anchor:
         return self.position == "symbol"
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        # By hand: dataclasses.asdict deep-copies every field recursively (slow, and all
+        # fields but the fingerprint list are immutable scalars).
+        d = {name: getattr(self, name) for name in _FIELD_NAMES}
+        d["fingerprint"] = list(self.fingerprint)
+        return d
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Anchor:
-        known = {f.name for f in fields(cls)}
+        known = _FIELD_SET
         values = {k: v for k, v in d.items() if k in known}
         if "fingerprint" in values:
             values["fingerprint"] = [int(v) for v in values["fingerprint"] or []]
         return cls(**values)
+
+
+_FIELD_NAMES = tuple(f.name for f in fields(Anchor))
+_FIELD_SET = frozenset(_FIELD_NAMES)
 
 
 def create_anchor(
@@ -144,10 +153,59 @@ def anchor_from_view(
     )
 
 
+def relocated(anchor: Anchor, file: str, view: FileView, first: int, last: int) -> Anchor:
+    """The anchor moved to rows [first, last] (0-based) of `view`, keeping its origin.
+
+    Fast path for the common case, code shifted by edits elsewhere: when the text
+    there is the anchored text and the enclosing symbol's text is unchanged too,
+    every text-derived field (hashes, fingerprint, tokens) is copied and only the
+    positions, context and symbol placement are refreshed.
+    """
+    origin = anchor.origin_hash or anchor.text_hash
+    same_text = view.line_count > 0 and view.has_text(first, last, anchor.selected_text)
+    symbol, position = choose_symbol(view, first, last) if same_text else (None, "file")
+    if not same_text or not _same_evidence(anchor, symbol):
+        return anchor_from_view(file, view, first, last, anchor.start_character, anchor.end_character, origin)
+    start_byte, end_byte = view.lines.rows_span(first, last)
+    return Anchor(
+        file=file, line_start=first + 1, line_end=last + 1,
+        start_character=anchor.start_character, end_character=anchor.end_character,
+        selected_text=anchor.selected_text, content_hash=view.hash,
+        symbol=anchor.symbol, symbol_kind=symbol.kind if symbol else None, symbol_name=anchor.symbol_name,
+        position=position,
+        symbol_start=symbol.first + 1 if symbol else None,
+        symbol_end=symbol.last + 1 if symbol else None,
+        start_byte=start_byte, end_byte=end_byte,
+        text_hash=anchor.text_hash, text_norm=anchor.text_norm, origin_hash=origin,
+        symbol_hash=anchor.symbol_hash, blind_hash=anchor.blind_hash, structure_hash=anchor.structure_hash,
+        fingerprint=anchor.fingerprint, symbol_tokens=anchor.symbol_tokens,
+        symbol_twins=_twins(view, symbol),
+        prefix=_context(view, first, -1), suffix=_context(view, last, +1),
+        sibling_names=_sibling_filter(view, symbol) if position == "symbol" else "",
+    )
+
+
+def _same_evidence(anchor: Anchor, symbol: SymbolView | None) -> bool:
+    """Would the anchor's stored evidence be recomputed identically here?
+
+    All of it derives from the anchored text (unchanged, checked by the caller)
+    or, with a symbol, from the symbol's whitespace-blind text and its name.
+    """
+    if anchor.version != ANCHOR_VERSION or not anchor.text_hash or not anchor.structure_hash:
+        return False  # an older record: rebuild it in full
+    if symbol is None:
+        return anchor.symbol is None
+    return (anchor.symbol == symbol.qualified_name and anchor.symbol_name == symbol.name
+            and bool(anchor.symbol_hash) and anchor.symbol_hash == symbol.norm_hash)
+
+
 def choose_symbol(view: FileView, first: int, last: int) -> tuple[SymbolView | None, str]:
     """The symbol the anchor is about, and whether it is on the whole of it or lines inside."""
     best, best_key = None, None
-    for sv in view.symbols:
+    firsts = view.symbol_firsts  # only symbols starting within the slack can qualify
+    lo = bisect_left(firsts, first - WHOLE_SYMBOL_SLACK)
+    hi = bisect_right(firsts, first + WHOLE_SYMBOL_SLACK)
+    for sv in view.symbols[lo:hi]:
         d_start, d_end = first - sv.first, last - sv.last
         if abs(d_start) > WHOLE_SYMBOL_SLACK or abs(d_end) > WHOLE_SYMBOL_SLACK:
             continue
@@ -179,16 +237,18 @@ def _context(view: FileView, row: int, step: int) -> str:
 def _twins(view: FileView, symbol: SymbolView | None) -> int:
     if symbol is None:
         return 0
-    return sum(1 for sv in view.symbols if sv.qualified_name == symbol.qualified_name and sv.kind == symbol.kind)
+    return view.name_counts.get((symbol.qualified_name, symbol.kind), 0)
 
 
 def _sibling_filter(view: FileView, symbol: SymbolView | None) -> str:
     """Names in the symbol's scope (the nearest MAX_SIBLINGS in giant scopes)."""
     if symbol is None:
         return ""
-    parent = symbol.symbol.parent
-    siblings = [sv for sv in view.symbols if sv.symbol.parent == parent]
-    if len(siblings) > MAX_SIBLINGS:
-        siblings.sort(key=lambda sv: (abs(sv.index - symbol.index), sv.index))
-        siblings = siblings[:MAX_SIBLINGS]
+    siblings = view.children(symbol.symbol.parent)
+    if len(siblings) <= MAX_SIBLINGS:
+        key = ("siblings", symbol.symbol.parent)  # the same filter for every symbol of the scope
+        if key not in view.memo:
+            view.memo[key] = name_filter([sv.name for sv in siblings])
+        return view.memo[key]
+    siblings = sorted(siblings, key=lambda sv: (abs(sv.index - symbol.index), sv.index))[:MAX_SIBLINGS]
     return name_filter([sv.name for sv in siblings])

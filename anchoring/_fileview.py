@@ -89,7 +89,9 @@ class FileView:
         self.hash = digest or content_hash(source)
         self.lines = LineTable(source)
         self.tree = None
+        self.matches: list[_symbols.Match] | None = None  # kept to re-query only an edit's region
         self._previous = previous  # an earlier version of the same file: incremental parse
+        self.memo: dict = {}  # derived values shared by every anchor into this content
 
     @property
     def line_count(self) -> int:
@@ -100,8 +102,8 @@ class FileView:
         if not self.language or not _languages.has_symbols(self.language):
             return []
         try:
-            self.tree = self._parse()
-            raw = _symbols.extract_symbols(self.language, self.tree)
+            self.matches = self._matches()
+            raw = _symbols.nest(_symbols.select(self.matches))
         except Exception:  # noqa: BLE001 - a grammar failure degrades to text-only anchoring
             return []
         src = self.source
@@ -110,12 +112,52 @@ class FileView:
             for i, s in enumerate(raw)
         ]
 
-    def _parse(self):
+    def _matches(self) -> list[_symbols.Match]:
+        """Parse and query; from an earlier version, both only where the edit reaches."""
         previous, self._previous = self._previous, None  # never keep a chain of versions alive
-        old_tree = None
-        if previous is not None and previous.language == self.language and previous.tree is not None:
-            old_tree = edited_tree(previous.tree, previous.source, self.source)
-        return _languages.parse(self.language, self.source, old_tree)
+        if previous is None or previous.language != self.language or previous.tree is None:
+            self.tree = _languages.parse(self.language, self.source)
+            return _symbols.query_matches(self.language, self.tree)
+        edit = _edit_between(previous.source, self.source)
+        old_tree = _edited_tree(previous.tree, previous.source, self.source, edit)
+        self.tree = _languages.parse(self.language, self.source, old_tree)
+        if previous.matches is None:
+            return _symbols.query_matches(self.language, self.tree)
+        changed = [(r.start_byte, r.end_byte) for r in old_tree.changed_ranges(self.tree)]
+        return _symbols.rematch(self.language, self.tree, previous.matches, edit, changed)
+
+    @cached_property
+    def name_counts(self) -> dict[tuple[str, str], int]:
+        """(qualified name, kind) -> how many symbols share it."""
+        counts: dict[tuple[str, str], int] = {}
+        for sv in self.symbols:
+            key = (sv.qualified_name, sv.kind)
+            counts[key] = counts.get(key, 0) + 1
+        return counts
+
+    @cached_property
+    def by_name(self) -> dict[str, list[SymbolView]]:
+        """Qualified name -> its symbols, in file order."""
+        out: dict[str, list[SymbolView]] = {}
+        for sv in self.symbols:
+            out.setdefault(sv.qualified_name, []).append(sv)
+        return out
+
+    @cached_property
+    def _children(self) -> dict[int | None, list[SymbolView]]:
+        out: dict[int | None, list[SymbolView]] = {}
+        for sv in self.symbols:
+            out.setdefault(sv.symbol.parent, []).append(sv)
+        return out
+
+    def children(self, parent: int | None) -> list[SymbolView]:
+        """Symbols whose parent is `parent` (None: top level), in file order."""
+        return self._children.get(parent, [])
+
+    @cached_property
+    def symbol_firsts(self) -> list[int]:
+        """First row of every symbol, in symbol order (non-decreasing: bisectable)."""
+        return [sv.first for sv in self.symbols]
 
     @cached_property
     def rows(self) -> list[str]:
@@ -138,6 +180,13 @@ class FileView:
     def text(self, first: int, last: int) -> str:
         return self.lines.rows_text(first, last)
 
+    def has_text(self, first: int, last: int, text: str) -> bool:
+        """Is `text` what rows [first, last] read? (Compared as bytes when it can be.)"""
+        start, end = self.lines.rows_span(first, last)
+        if self.source[start:end] == text.encode("utf-8", "surrogatepass"):
+            return True
+        return self.text(first, last) == text  # CRLF, a BOM, invalid UTF-8
+
     def innermost(self, first: int, last: int) -> SymbolView | None:
         """The smallest symbol whose rows contain [first, last]."""
         best = None
@@ -148,15 +197,20 @@ class FileView:
         return best
 
 
-def edited_tree(tree, old: bytes, new: bytes):
-    """A copy of `tree` told about the one edited region between `old` and `new`."""
+def _edit_between(old: bytes, new: bytes) -> _symbols.Edit:
+    """The one region where `old` and `new` differ (common prefix and suffix excluded)."""
     start = _common_prefix(old, new)
     tail = _common_prefix(old[start:][::-1], new[start:][::-1])
     old_end, new_end = len(old) - tail, len(new) - tail
+    return _symbols.Edit(start, old_end, new_end, old.count(b"\n", 0, old_end), new.count(b"\n", 0, new_end))
+
+
+def _edited_tree(tree, old: bytes, new: bytes, edit: _symbols.Edit):
+    """A copy of `tree` told about the edit (for an incremental parse)."""
     edited = tree.copy()
-    edited.edit(start_byte=start, old_end_byte=old_end, new_end_byte=new_end,
-                start_point=_point(old, start), old_end_point=_point(old, old_end),
-                new_end_point=_point(new, new_end))
+    edited.edit(start_byte=edit.start, old_end_byte=edit.old_end, new_end_byte=edit.new_end,
+                start_point=_point(old, edit.start), old_end_point=_point(old, edit.old_end),
+                new_end_point=_point(new, edit.new_end))
     return edited
 
 
@@ -201,7 +255,7 @@ def file_view(path: str, source: bytes, digest: str | None = None, previous: str
         _cache[key] = view
         while len(_cache) > VIEW_CACHE_SIZE:
             _, evicted = _cache.popitem(last=False)
-            evicted.tree = None  # trees are big; only recently used views keep one
+            evicted.tree = evicted.matches = None  # big; only recently used views keep them
     return view
 
 

@@ -1,9 +1,11 @@
 """The workspace fingerprint index: where might code that left its file have gone?
 
 Pure and incremental: `update` is told every candidate file's content hash and
-reads only contents it has never seen. Symbols and their fingerprints are
-computed lazily per file (changed files first), cached per content hash, and
-posted into inverted maps (normalized hash, name-blind hash, sketch values).
+reads only contents it has never seen; `update_later` defers even that until a
+query needs the index (most reconciles find every thread in its own file).
+Symbols and their fingerprints are computed lazily per file (changed files
+first), cached per content hash, and posted into inverted maps (normalized
+hash, name-blind hash, sketch values).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ class WorkspaceIndex:
         self._by_norm: dict[str, set[Posting]] = {}
         self._by_blind: dict[str, set[Posting]] = {}
         self._by_sketch: dict[int, set[Posting]] = {}
+        self._pending: tuple[Callable[[], Mapping[str, str]], Callable[[str], bytes | None]] | None = None
         self._lock = RLock()
 
     # -- maintenance ---------------------------------------------------------------
@@ -33,6 +36,7 @@ class WorkspaceIndex:
     def update(self, files: Mapping[str, str], read: Callable[[str], bytes | None]) -> set[str]:
         """Sync with the workspace (path -> content hash); returns the paths new or changed."""
         with self._lock:
+            self._pending = None
             changed: set[str] = set()
             for path in [p for p in self._hashes if p not in files]:
                 self._drop(path)
@@ -50,6 +54,19 @@ class WorkspaceIndex:
                 changed.add(path)
             self._changed = changed
             return set(changed)
+
+    def update_later(self, files: Callable[[], Mapping[str, str]], read: Callable[[str], bytes | None]) -> None:
+        """update(files(), read) on the first query that needs the index, if any does.
+
+        Skipped syncs only widen the next one's `changed` set (changes since the last sync).
+        """
+        with self._lock:
+            self._pending = (files, read)
+
+    def _sync(self) -> None:
+        pending = self._pending
+        if pending is not None:
+            self.update(pending[0](), pending[1])
 
     def _view_for(self, path: str, digest: str, read: Callable[[str], bytes | None]) -> FileView | None:
         # A content already held under another path (a copy, a revert) needs no read.
@@ -88,21 +105,30 @@ class WorkspaceIndex:
 
     @property
     def changed(self) -> set[str]:
-        return set(self._changed)
+        with self._lock:
+            self._sync()
+            return set(self._changed)
 
     @property
     def paths(self) -> list[str]:
-        return sorted(self._hashes)
+        with self._lock:
+            self._sync()
+            return sorted(self._hashes)
 
     def view(self, path: str) -> FileView | None:
-        return self._views.get(path)
+        with self._lock:
+            self._sync()
+            return self._views.get(path)
 
     def scope(self, everywhere: bool) -> list[str]:
         """Files searched for moved code: the changed ones, or the whole workspace."""
-        return sorted(self._hashes) if everywhere else sorted(self._changed)
+        with self._lock:
+            self._sync()
+            return sorted(self._hashes) if everywhere else sorted(self._changed)
 
     def symbols_with_hash(self, digest: str, blind: bool, paths: list[str]) -> list[tuple[str, SymbolView]]:
         with self._lock:
+            self._sync()
             self._ensure_indexed(paths)
             table = self._by_blind if blind else self._by_norm
             wanted = set(paths)
@@ -113,6 +139,7 @@ class WorkspaceIndex:
                         ) -> list[tuple[str, SymbolView, int]]:
         """Symbols sharing at least `min_shared` sketch values, most shared first."""
         with self._lock:
+            self._sync()
             self._ensure_indexed(paths)
             wanted = set(paths)
             counts: dict[Posting, int] = {}

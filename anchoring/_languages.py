@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 import re
 import threading
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -111,6 +111,7 @@ FILENAMES: dict[str, str] = {
 }
 
 
+@lru_cache(maxsize=8192)
 def language_for_path(path: str) -> str | None:
     """Language name for a file path, or None (the caller falls back to text-only anchoring)."""
     name = os.path.basename(path.replace("\\", "/"))
@@ -208,6 +209,53 @@ def get_query(language: str, part: str = "definitions") -> tree_sitter.Query | N
     """The compiled definitions query (or, with part="branches", the @branch query); None if absent."""
     with _lock:  # functools.cache may otherwise compile the same query twice under threads
         return _compile(language, part)
+
+
+_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[()\[\]]|@[\w.\-]+|[^\s()\[\]"]+')
+
+
+@cache
+def range_safe(language: str) -> bool:
+    """Can the definitions query run over a byte range and find every definition there?
+
+    tree-sitter starts a match at its pattern's first non-wildcard node, and only
+    when that node meets the range. So a range query finds every definition that
+    meets it when each pattern captures @definition on its root, a named node. A
+    pattern starting elsewhere (a parent or a preceding sibling, as in
+    `(_ (signature) @definition.f . (function) @definition.f)`) may start outside.
+    """
+    query = get_query(language)
+    if query is None:
+        return False
+    raw = _query_source(language).encode("utf-8")
+    for index in range(query.pattern_count):
+        chunk = _COMMENT.sub("", raw[query.start_byte_for_pattern(index) : query.end_byte_for_pattern(index)]
+                             .decode("utf-8"))
+        if "@definition." in chunk and not _root_captured(_TOKEN.findall(chunk)):
+            return False
+    return True
+
+
+def _root_captured(tokens: list[str]) -> bool:
+    while len(tokens) > 2 and tokens[0] == "(" and tokens[1] in ("(", "["):
+        tokens = tokens[1 : _closing(tokens, 0)]  # ((node ...) @cap (#pred? ...)): look inside the group
+    if len(tokens) < 2 or tokens[0] != "(" or tokens[1] in ("_", "(", "[") or tokens[1].startswith('"'):
+        return False
+    after = tokens[_closing(tokens, 0) + 1 :]
+    captures = after[: next((i for i, t in enumerate(after) if not t.startswith("@")), len(after))]
+    return any(c.startswith("@definition.") for c in captures)
+
+
+def _closing(tokens: list[str], start: int) -> int:
+    depth = 0
+    for i in range(start, len(tokens)):
+        if tokens[i] in ("(", "["):
+            depth += 1
+        elif tokens[i] in (")", "]"):
+            depth -= 1
+            if depth == 0:
+                return i
+    return len(tokens) - 1
 
 
 def available_queries() -> list[str]:

@@ -43,13 +43,13 @@ def context_similarity(view: FileView, first: int, last: int, prefix: str, suffi
     """How well the rows around [first, last] match the stored context (0..1)."""
     scores = []
     if prefix:
-        scores.append(_side_similarity(view, first, -1, prefix))
+        scores.append(side_similarity(view, first, -1, prefix))
     if suffix:
-        scores.append(_side_similarity(view, last, +1, suffix))
+        scores.append(side_similarity(view, last, +1, suffix))
     return sum(scores) / len(scores) if scores else 0.0
 
 
-def _side_similarity(view: FileView, row: int, step: int, stored: str) -> float:
+def side_similarity(view: FileView, row: int, step: int, stored: str) -> float:
     want = stored.split("\n")
     got, row = [], row + step
     rows = view.rows

@@ -30,7 +30,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from threading import Lock
 
-from limpet.anchoring._anchor import Anchor, anchor_from_view, create_anchor
+from limpet.anchoring._anchor import Anchor, create_anchor, relocated
 from limpet.anchoring._candidates import Candidate, orphan_candidates
 from limpet.anchoring._fileview import file_view
 from limpet.anchoring._index import WorkspaceIndex
@@ -70,9 +70,7 @@ def reanchor(anchor: Anchor, source: bytes | None, index: WorkspaceIndex | None 
     hit = find(anchor, source, index)
     if hit is None:
         return Relocation(anchor, "orphaned", "orphaned", 0.0)
-    origin = anchor.origin_hash or anchor.text_hash
-    new = anchor_from_view(hit.file, hit.view, hit.first, hit.last,
-                           anchor.start_character, anchor.end_character, origin_hash=origin)
+    new = relocated(anchor, hit.file, hit.view, hit.first, hit.last)
     return Relocation(new, _health(new, new.text_hash), hit.method, hit.confidence)
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from limpet.anchoring._anchor import Anchor
+from limpet.anchoring._bounds import settle_window
 from limpet.anchoring._fileview import FileView, SymbolView
 from limpet.anchoring._fingerprint import in_name_filter
 from limpet.anchoring._locate import (
@@ -54,6 +55,8 @@ def exact_step(anchor: Anchor, view: FileView) -> Hit | None:
         return None
     span = len(rows)
     weight = quote_weight(rows)
+    if len(found) == 1 and weight >= SHORT_QUOTE_CHARS:
+        return Hit(anchor.file, view, found[0], found[0] + span - 1, "exact", 1.0)  # nothing to weigh
     scored = []
     for start in found:
         ctx = context_similarity(view, start, start + span - 1, anchor.prefix, anchor.suffix)
@@ -99,8 +102,7 @@ def symbol_step(anchor: Anchor, view: FileView) -> tuple[Hit | None, float, bool
     """
     if not anchor.symbol:
         return None, 0.0, False
-    cands = [sv for sv in view.symbols
-             if sv.qualified_name == anchor.symbol and kinds_compatible(anchor.symbol_kind, sv.kind)]
+    cands = [sv for sv in view.by_name.get(anchor.symbol, ()) if kinds_compatible(anchor.symbol_kind, sv.kind)]
     if not cands:
         return None, 0.0, False
     scored = sorted(((symbol_similarity(anchor, sv), sv) for sv in cands),
@@ -123,8 +125,8 @@ def follow_symbol_extent(anchor: Anchor, hit: Hit) -> Hit:
     """
     if anchor.position != "symbol" or not anchor.symbol:
         return hit
-    for sv in hit.view.symbols:
-        if sv.qualified_name != anchor.symbol or not (sv.first <= hit.first and hit.last <= sv.last):
+    for sv in hit.view.by_name.get(anchor.symbol, ()):
+        if not (sv.first <= hit.first and hit.last <= sv.last):
             continue
         if sv.norm_hash == anchor.symbol_hash:
             return hit
@@ -196,7 +198,10 @@ def fuzzy_step(anchor: Anchor, view: FileView) -> Hit | None:
     rivals = [w for w in windows[1:] if w[2] < first or w[1] > last]
     if rivals and score - rivals[0][0] < MARGIN:
         return None
-    return Hit(anchor.file, view, first, last, "fuzzy", round(0.4 + 0.5 * score, 4))
+    settled = settle_window(view, anchor.selected_text, first, last, anchor.prefix, anchor.suffix)
+    if settled is None:
+        return None  # an end in doubt: orphaned beats a range off by a few lines
+    return Hit(anchor.file, view, settled[0], settled[1], "fuzzy", round(0.4 + 0.5 * score, 4))
 
 
 def _is_other_declaration(anchor: Anchor, view: FileView, first: int, last: int) -> bool:

@@ -20,6 +20,11 @@ Capture vocabulary shared by every .scm file:
     Containers that *are* nodes (e.g. a Rust ``impl`` block) are emitted
     as symbols instead (kind ``impl``, named by their type), so their
     children qualify through the normal parent chain.
+``@facet`` (optional)
+    What the definition is *as*, when one name has several: the trait of a
+    Rust ``impl Display for Foo``. Appended to the name in brackets
+    (``Foo[Display]``, generic arguments dropped), so the ``fmt`` of that impl
+    is ``Foo[Display].fmt`` and not the ``fmt`` of ``impl Debug for Foo``.
 ``@branch``
     Decision points for cyclomatic complexity (see ``_complexity``); those
     patterns are compiled into a separate query and never seen here.
@@ -32,7 +37,7 @@ Generic rules (no per-language code, ever):
   wins, so put specific patterns before general ones.
 * A ``function`` whose parent symbol is a class-like container becomes a
   ``method``.
-* qualified_name = parent's qualified_name + "." + [scope + "."] + name.
+* qualified_name = parent's qualified_name + "." + [scope + "."] + name [+ "[" facet "]"].
 * Ranges are the definition node's; ``end_line`` is the row of the node's
   last byte that is not a line break (some grammars swallow the newline).
 """
@@ -40,10 +45,10 @@ Generic rules (no per-language code, ever):
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from operator import itemgetter
+from typing import TYPE_CHECKING, NamedTuple
 
-from limpet.anchoring._languages import get_query, language_for_path, parse
+from limpet.anchoring._languages import get_query, language_for_path, parse, range_safe
 
 if TYPE_CHECKING:
     import tree_sitter
@@ -55,8 +60,7 @@ CLASS_LIKE = frozenset(
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Symbol:
+class Symbol(NamedTuple):  # a tuple: cheap to build by the hundred thousand
     name: str
     qualified_name: str
     kind: str
@@ -69,22 +73,33 @@ class Symbol:
     parent: int | None
 
 
-@dataclass(slots=True)
-class _Candidate:
-    first: tree_sitter.Node  # first and last @definition node (usually the same)
-    last: tree_sitter.Node
-    name_node: tree_sitter.Node
+class Match(NamedTuple):
+    """One @definition match as plain values (no nodes): before deduplication and nesting.
+
+    Kept per file content so that the next version of the file re-runs the query only
+    over the region an edit touched (see `rematch`).
+    """
+
+    start_byte: int
+    end_byte: int
+    start_line: int
+    end_line: int
+    name: str
+    name_start_byte: int
+    name_end_byte: int
     scope: str
-    kind: str
+    kind: str  # as captured (a `function` nested in a class becomes a `method` later)
     pattern: int
 
-    @property
-    def start_byte(self) -> int:
-        return self.first.start_byte
 
-    @property
-    def end_byte(self) -> int:
-        return self.last.end_byte
+class Edit(NamedTuple):
+    """The one region that differs between two versions of a file (byte offsets, rows)."""
+
+    start: int
+    old_end: int
+    new_end: int
+    old_end_row: int
+    new_end_row: int
 
 
 def _tree(language: str, tree_or_source) -> tree_sitter.Tree:
@@ -95,52 +110,101 @@ def _tree(language: str, tree_or_source) -> tree_sitter.Tree:
     return tree_or_source
 
 
-def _collect(query, root) -> list[_Candidate]:
+def query_matches(language: str, tree, byte_range: tuple[int, int] | None = None) -> list[Match]:
+    """Every definition match of the language's query (those touching byte_range only)."""
     import tree_sitter
 
-    by_name: dict[tuple[int, int], _Candidate] = {}
-    for pattern, caps in tree_sitter.QueryCursor(query).matches(root):
-        kind = next((k for k in caps if k.startswith("definition.")), None)
-        if kind is None or "name" not in caps:
+    query = get_query(language)
+    if query is None:
+        return []
+    cursor = tree_sitter.QueryCursor(query)
+    if byte_range is not None:
+        cursor.set_byte_range(*byte_range)
+    out: list[Match] = []
+    append, clean = out.append, _clean_name
+    kinds: dict[int, str | None] = {}  # pattern -> its @definition.<kind> capture (hot loop)
+    for pattern, caps in cursor.matches(tree.root_node):
+        kind = kinds.get(pattern, "")
+        if kind == "" or kind not in caps:
+            kind = kinds[pattern] = _definition_capture(caps)
+        names = caps.get("name")
+        if kind is None or not names:
             continue
-        defs = sorted(caps[kind], key=lambda n: n.start_byte)
-        name_node = caps["name"][0]
-        scope_nodes = sorted(caps.get("scope", ()), key=lambda n: n.start_byte)
-        scope = ".".join(t for t in map(_scope_text, scope_nodes) if t)
-        cand = _Candidate(defs[0], defs[-1], name_node, scope, kind[len("definition."):], pattern)
-        key = (name_node.start_byte, name_node.end_byte)
+        defs = caps[kind]
+        first, last = (defs[0], defs[0]) if len(defs) == 1 else _ends(defs)
+        name_node = names[0]
+        name = (name_node.text or b"").decode("utf-8", "replace")
+        if not name.isidentifier():  # the common case needs no cleaning
+            name = clean(name)
+        facets = caps.get("facet")
+        if facets:
+            name = f"{name}[{'.'.join(_scope_text(f) for f in facets)}]"
+        scopes = caps.get("scope")
+        scope = ".".join(t for t in map(_scope_text, sorted(scopes, key=_start)) if t) if scopes else ""
+        end_row, end_col = last.end_point
+        append(Match(first.start_byte, last.end_byte, first.start_point[0], end_row if end_col else _end_line(last),
+                     name, name_node.start_byte, name_node.end_byte, scope, kind[11:], pattern))
+    return out
+
+
+def _definition_capture(caps) -> str | None:
+    for key in caps:
+        if key.startswith("definition."):
+            return key
+    return None
+
+
+def _start(node) -> int:
+    return node.start_byte
+
+
+def _ends(nodes):
+    ordered = sorted(nodes, key=_start)
+    return ordered[0], ordered[-1]
+
+
+def select(matches: list[Match]) -> list[Match]:
+    """The generic rules, independent of match order: per @name node the larger definition
+    wins (then the earlier pattern); per definition range the earlier pattern wins."""
+    by_name: dict[tuple[int, int], Match] = {}
+    for m in matches:
+        key = (m.name_start_byte, m.name_end_byte)
         old = by_name.get(key)
-        if old is None or _better(cand, old):
-            by_name[key] = cand
-    by_def: dict[tuple[int, int], _Candidate] = {}
-    for cand in by_name.values():
-        key = (cand.start_byte, cand.end_byte)
+        if old is None or _name_rank(m) < _name_rank(old):  # ranks only on a clash (rare)
+            by_name[key] = m
+    by_def: dict[tuple[int, int], Match] = {}
+    for m in by_name.values():
+        key = (m.start_byte, m.end_byte)
         old = by_def.get(key)
-        if old is None or cand.pattern < old.pattern:
-            by_def[key] = cand
-    return sorted(by_def.values(), key=lambda c: (c.start_byte, -c.end_byte))
+        if old is None or (m.pattern, m.name_start_byte) < (old.pattern, old.name_start_byte):
+            by_def[key] = m
+    out = list(by_def.values())
+    out.sort(key=itemgetter(1), reverse=True)  # two stable C-keyed sorts: (start_byte, -end_byte)
+    out.sort(key=itemgetter(0))
+    return out
 
 
-def _better(new: _Candidate, old: _Candidate) -> bool:
-    new_size = new.end_byte - new.start_byte
-    old_size = old.end_byte - old.start_byte
-    if new_size != old_size:
-        return new_size > old_size
-    return new.pattern < old.pattern
+def _name_rank(m: Match) -> tuple:
+    return (m.start_byte - m.end_byte, m.pattern, m.start_byte, m.kind, m.scope)
 
 
 _WS = re.compile(r"\s+")
 
 
-def _name_text(node) -> str:
-    text = _WS.sub(" ", (node.text or b"").decode("utf-8", "replace")).strip()
+def _clean_name(text: str) -> str:
+    text = _WS.sub(" ", text).strip()
     if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'`":
         text = text[1:-1]  # string-keyed members: 'foo'() / "foo": function
     return text.replace("::", ".").replace("\\", ".")
 
 
 def _scope_text(node) -> str:
-    text = _WS.sub("", (node.text or b"").decode("utf-8", "replace"))
+    text = (node.text or b"").decode("utf-8", "replace")
+    if text.isidentifier():
+        return text  # the common case: nothing to drop or rewrite
+    text = _WS.sub("", text)
+    if "<" not in text and "[" not in text:
+        return text.replace("::", ".").replace("\\", ".").strip(".")
     out, depth = [], 0
     for ch in text:  # drop generic arguments: Foo<T>::bar, Recv[T]
         if ch in "<[":
@@ -164,38 +228,57 @@ def _end_line(node) -> int:
 
 def extract_symbols(language: str, tree_or_source) -> list[Symbol]:
     """Symbols of a Tree (or bytes/str source), sorted by (start_byte, -end_byte)."""
-    query = get_query(language)
-    if query is None:
+    if get_query(language) is None:
         return []
-    tree = _tree(language, tree_or_source)
+    return nest(select(query_matches(language, _tree(language, tree_or_source))))
+
+
+def nest(selected: list[Match]) -> list[Symbol]:
+    """Parents, qualified names and methods for matches sorted by (start_byte, -end_byte)."""
     symbols: list[Symbol] = []
     stack: list[int] = []  # indices of the open enclosing symbols
-    for cand in _collect(query, tree.root_node):
-        while stack and not _contains(symbols[stack[-1]], cand):
+    for m in selected:
+        start, end = m.start_byte, m.end_byte
+        while stack:  # same range is not nesting: two symbols on one node are siblings
+            top = symbols[stack[-1]]
+            if top.start_byte <= start and end <= top.end_byte and (top.start_byte, top.end_byte) != (start, end):
+                break
             stack.pop()
         parent = stack[-1] if stack else None
-        kind = cand.kind
+        kind = m.kind
         if kind == "function" and parent is not None and symbols[parent].kind in CLASS_LIKE:
             kind = "method"
-        name = _name_text(cand.name_node)
-        local = f"{cand.scope}.{name}" if cand.scope else name
+        local = f"{m.scope}.{m.name}" if m.scope else m.name
         qualified = f"{symbols[parent].qualified_name}.{local}" if parent is not None else local
-        symbols.append(Symbol(
-            name=name, qualified_name=qualified, kind=kind,
-            start_byte=cand.start_byte, end_byte=cand.end_byte,
-            start_line=cand.first.start_point[0], end_line=_end_line(cand.last),
-            name_start_byte=cand.name_node.start_byte, name_end_byte=cand.name_node.end_byte,
-            parent=parent,
-        ))
+        symbols.append(Symbol(m.name, qualified, kind, start, end, m.start_line, m.end_line,
+                              m.name_start_byte, m.name_end_byte, parent))
         stack.append(len(symbols) - 1)
     return symbols
 
 
-def _contains(outer: Symbol, cand: _Candidate) -> bool:
-    # Same range is not nesting: two symbols on one node are siblings.
-    if (outer.start_byte, outer.end_byte) == (cand.start_byte, cand.end_byte):
-        return False
-    return outer.start_byte <= cand.start_byte and cand.end_byte <= outer.end_byte
+def rematch(language: str, tree, old: list[Match], edit: Edit, changed: list[tuple[int, int]]) -> list[Match]:
+    """The matches of `tree` (a new version parsed incrementally) from those of the old one.
+
+    Outside the edit and tree-sitter's changed ranges both trees are the same, so
+    a definition lying wholly outside their hull is the old match (shifted when
+    after the edit); only definitions touching the hull, their ancestors included,
+    are matched again. Equal to a full query, at the cost of the region only
+    (a full query for languages whose patterns a range query may miss).
+    """
+    if not range_safe(language):
+        return query_matches(language, tree)
+    lo = max(0, min([edit.start, *(a for a, _ in changed)]) - 1)
+    hi = max([edit.new_end, *(b for _, b in changed)]) + 1
+    delta, rows = edit.new_end - edit.old_end, edit.new_end_row - edit.old_end_row
+    hi_old = hi - delta
+    kept = [m for m in old if m.end_byte < lo]
+    kept += [Match(m.start_byte + delta, m.end_byte + delta, m.start_line + rows, m.end_line + rows, m.name,
+                   m.name_start_byte + delta, m.name_end_byte + delta, m.scope, m.kind, m.pattern)
+             for m in old if m.start_byte > hi_old]
+    # tree-sitter's ranges are half-open; ours are closed (a definition ending at `lo` counts)
+    fresh = [m for m in query_matches(language, tree, (max(0, lo - 1), hi + 1))
+             if m.start_byte <= hi and m.end_byte >= lo]
+    return kept + fresh
 
 
 def symbols_for_path(path: str, source: bytes) -> list[Symbol]:

@@ -6,7 +6,7 @@ the before state and updated to the after state, and every anchor is re-anchored
 (the file's after bytes, or None when deleted). Far faster than the MCP runner,
 which starts one server per group; the figures should match it.
 
-    .venv/bin/python benchmarks/anchoring_inprocess.py [--limit N] [--categories a,b] [-v]
+    .venv/bin/python benchmarks/anchoring_inprocess.py [--limit N] [--categories a,b] [-v] [--no-symbols]
 """
 
 from __future__ import annotations
@@ -67,7 +67,13 @@ def main(argv=None) -> int:
     ap.add_argument("-v", "--verbose", action="store_true", help="print every non-correct anchor")
     ap.add_argument("--cold-index", action="store_true", help="build the index only at reconcile")
     ap.add_argument("--methods", action="store_true", help="count re-anchor methods per category")
+    ap.add_argument("--no-symbols", action="store_true",
+                    help="text-only mode: no language has a symbol query (as for unsupported languages)")
     args = ap.parse_args(argv)
+    if args.no_symbols:
+        from limpet.anchoring import _languages
+
+        _languages.has_symbols = lambda language: False
     groups = run.select_groups(run.load_cases(args.cases),
                                set(args.categories.split(",")) if args.categories else None,
                                set(args.repos.split(",")) if args.repos else None, args.limit, args.seed)

@@ -18,7 +18,8 @@ from ._filters import ThreadFilter
 from ._ids import utc_now
 from ._service import Service
 
-__all__ = ["export_threads", "import_threads", "ImportReport", "export_items", "workspace_name"]
+__all__ = ["export_threads", "import_threads", "ImportReport", "export_items", "workspace_name", "export_to_folder",
+           "read_export", "EXPORT_SCHEME"]
 
 
 def workspace_name(service: Service) -> str:
@@ -108,22 +109,53 @@ def import_threads(service: Service, data: bytes, *, overwrite: bool = False) ->
 
 
 INLINE_LIMIT = 64 * 1024  # text exports up to this size are also embedded in the MCP result
+KEEP_EXPORTS = 20  # .limpet/exports/ is limpet's scratch space: older exports are pruned
+EXPORT_SCHEME = "export://"
 
 
 def export_to_folder(service: Service, fmt: str, flt: ThreadFilter, **options: Any) -> dict[str, Any]:
-    """Export into .limpet/exports/ (git-ignored) and describe the file for a resource link."""
+    """Export into .limpet/exports/ (git-ignored) and describe the file for a resource link
+    (`export://<name>`, readable with resources/read; see `read_export`)."""
     from limpet.exporters import get_exporter
 
     exporter = get_exporter(fmt)
-    stamp = utc_now().replace(":", "").replace("-", "").replace(".", "")
-    name = f"comments-{stamp}.{exporter.extension.lstrip('.')}"
     folder = service.store.dir / "exports"
     folder.mkdir(parents=True, exist_ok=True)
-    path = folder / name
+    stamp = utc_now().replace(":", "").replace("-", "").replace(".", "")
+    ext = exporter.extension.lstrip(".")
+    path = folder / f"comments-{stamp}.{ext}"
+    n = 1
+    while path.exists():  # two exports in one millisecond
+        n += 1
+        path = folder / f"comments-{stamp}-{n}.{ext}"
     result = export_threads([service], fmt, flt, path, **options)
-    rel = path.relative_to(service.ws.root).as_posix()
+    _prune(folder)
     out: dict[str, Any] = {"format": fmt, "totalComments": result.count, "sizeBytes": result.bytes_written,
-                           "path": rel, "uri": path.as_uri(), "mimeType": exporter.media_type}
+                           "path": path.relative_to(service.ws.root).as_posix(),
+                           "uri": EXPORT_SCHEME + path.name, "mimeType": exporter.media_type}
     if not exporter.binary and result.bytes_written <= INLINE_LIMIT:
         out["text"] = path.read_text(encoding="utf-8")
     return out
+
+
+def _prune(folder: Any) -> None:
+    files = sorted((p for p in folder.iterdir() if p.is_file() and p.name.startswith("comments-")),
+                   key=lambda p: p.stat().st_mtime_ns)
+    for old in files[:-KEEP_EXPORTS]:
+        old.unlink(missing_ok=True)
+
+
+def read_export(service: Service, uri: str) -> tuple[str, bytes]:
+    """(media type, bytes) of an export written by `export_to_folder`; INVALID_ARGUMENT when
+    the name is not one (it is never a path: no folders, nothing outside the exports)."""
+    from limpet.exporters import FORMATS, get_exporter
+
+    name = uri[len(EXPORT_SCHEME):]
+    by_ext = {get_exporter(f).extension: get_exporter(f) for f in FORMATS}
+    exporter = by_ext.get("." + name.rsplit(".", 1)[-1]) if "." in name else None
+    path = service.store.dir / "exports" / name
+    if exporter is None or not name.startswith("comments-") or "/" in name or "\\" in name or path.is_symlink() \
+            or not path.is_file():
+        raise InvalidArgument(f"Unknown export: {uri} (exports are kept for the last {KEEP_EXPORTS} only)",
+                              field="uri")
+    return exporter.media_type, path.read_bytes()

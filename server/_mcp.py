@@ -42,10 +42,10 @@ INSTRUCTIONS = (
 EXTENSIONS = ("limpet.server._mcp_resources", "limpet.server._mcp_prompts", "limpet.server._mcp_review")
 
 
-def error_result(exc: LimpetError) -> types.CallToolResult:
+def error_result(exc: LimpetError, text: Callable[[LimpetError], str] | None = None) -> types.CallToolResult:
     payload = {"error": exc.to_dict()}
     return types.CallToolResult(
-        content=[types.TextContent(type="text", text=orjson.dumps(payload).decode())],
+        content=[types.TextContent(type="text", text=text(exc) if text else orjson.dumps(payload).decode())],
         structured_content=payload,
         is_error=True,
     )
@@ -123,7 +123,7 @@ class McpApp:
         try:
             result = await self._invoke(op, params.arguments)
         except LimpetError as exc:
-            return error_result(exc)
+            return error_result(exc, op.error_text)
         except Exception:  # the door's last line: a bug must not kill the server or leak a traceback
             log.exception("tool %s failed", op.name)
             return error_result(InternalError(f"Internal error in {op.name}"))

@@ -47,12 +47,14 @@ class Operation:
     structured: Callable[[Any], dict[str, Any]] | None = None
     # Extra content blocks (wire-shaped dicts: resource links, embedded resources).
     extra_content: Callable[[Any], list[dict[str, Any]]] | None = None
+    # The text block of a failed call, for seeds that document their own error text.
+    error_text: Callable[[Any], str] | None = None
 
     def input_schema(self) -> dict[str, Any]:
         return _clean_schema(self.args.model_json_schema())
 
     def output_schema(self) -> dict[str, Any] | None:
-        return _clean_schema(self.result.model_json_schema()) if self.result else None
+        return _with_error_branch(_clean_schema(self.result.model_json_schema())) if self.result else None
 
     def structured_content(self, result: Any) -> dict[str, Any]:
         if self.structured is not None:
@@ -75,6 +77,7 @@ def operation(
     text: Callable[[Any], str] | None = None,
     structured: Callable[[Any], dict[str, Any]] | None = None,
     extra_content: Callable[[Any], list[dict[str, Any]]] | None = None,
+    error_text: Callable[[Any], str] | None = None,
 ) -> Callable[[Callable[[Service, Any], Any]], Callable[[Service, Any], Any]]:
     """Register `fn` as an operation; its docstring is the description agents read."""
     if group not in GROUPS:
@@ -97,6 +100,7 @@ def operation(
             text=text or _json_text,
             structured=structured,
             extra_content=extra_content,
+            error_text=error_text,
         )
         return fn
 
@@ -158,6 +162,28 @@ def invoke(service: Service, name: str, raw: Any) -> tuple[Operation, Any]:
         raise InvalidArgument(f"Unknown operation: {name}", field="name")
     args = validate_args(op, raw)
     return op, op.handler(service, args)
+
+
+ERROR_SCHEMA = {
+    "type": "object",
+    "description": "Only on failed calls (isError): {code, message, field, details, suggestion}",
+    "required": ["code", "message"],
+    "properties": {"code": {"type": "string"}, "message": {"type": "string"}},
+}
+
+
+def _with_error_branch(schema: dict[str, Any]) -> dict[str, Any]:
+    """Failed calls carry {"error": {...}} as structuredContent, and some clients (the
+    TypeScript SDK) validate it against outputSchema even then: the schema admits it."""
+    props = dict(schema.get("properties", {}))
+    required = schema.pop("required", [])
+    own = props.get("error")
+    if own is None:
+        props["error"] = ERROR_SCHEMA
+    elif isinstance(own.get("type"), (str, list)):  # a seed's own `error` field (text)
+        types_ = [own["type"]] if isinstance(own["type"], str) else list(own["type"])
+        props["error"] = {**own, "type": [*types_, "object"]}
+    return {**schema, "properties": props, "anyOf": [{"required": required}, {"required": ["error"]}]}
 
 
 def _clean_schema(schema: dict[str, Any]) -> dict[str, Any]:

@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 import orjson
 from pydantic import BaseModel, Field
 
-from limpet.anchoring import StoreCorrupted, StoreError, Thread, ThreadNotFound
+from limpet.anchoring import LimpetError, StoreCorrupted, StoreError, Thread, ThreadNotFound
 
 from ._filters import ThreadFilter
 from ._operations import operation
@@ -67,7 +67,16 @@ def _seed_store_errors(fn: Callable[[], T]) -> T:
     except StoreCorrupted as exc:
         raise StoreCorrupted("Feedback store corrupted, attempting recovery from backup", details=exc.details) from None
     except OSError as exc:
-        raise StoreError("Feedback store not initialized", details={"reason": exc.strerror}) from None
+        raise StoreError("Feedback store not initialized", details={"reason": exc.strerror},
+                         suggestion="The workspace's .limpet/ must be a readable folder (it is created on "
+                                    "the first comment)") from None
+
+
+def _seed_error_text(exc: LimpetError) -> str:
+    """Seed 000's error text: {"error": "Description"} (structuredContent keeps the contract's
+    error object with code, field and details)."""
+    message = exc.message.removeprefix(f"{exc.field}: ") if exc.field else exc.message
+    return orjson.dumps({"error": message}).decode()
 
 
 def _feedback(t: Thread) -> dict[str, Any]:
@@ -85,7 +94,7 @@ def _feedback(t: Thread) -> dict[str, Any]:
 
 @operation(group="feedback", args=GetFeedbackArgs, result=FeedbackResult, read_only=True, idempotent=True,
            title="Get feedback", structured=lambda items: {"feedback": items},
-           text=lambda items: orjson.dumps(items).decode())
+           text=lambda items: orjson.dumps(items).decode(), error_text=_seed_error_text)
 def get_feedback(svc: Service, a: GetFeedbackArgs) -> list[dict[str, Any]]:
     """Query open feedback threads for the workspace or one file: ordered by file path then
     line; each with its range, selected text, an `orphaned` flag (its code was deleted) and its
@@ -95,7 +104,7 @@ def get_feedback(svc: Service, a: GetFeedbackArgs) -> list[dict[str, Any]]:
 
 
 @operation(group="feedback", args=ResolveFeedbackArgs, result=ResolveFeedbackResult, idempotent=True,
-           title="Resolve feedback")
+           title="Resolve feedback", error_text=_seed_error_text)
 def resolve_feedback(svc: Service, a: ResolveFeedbackArgs) -> dict[str, Any]:
     """Mark a feedback thread as addressed: it is resolved (kept in the history, gone from
     get_feedback and the summary). Returns {"resolved": true, "threadId"}; an unknown or
@@ -114,7 +123,7 @@ def resolve_feedback(svc: Service, a: ResolveFeedbackArgs) -> dict[str, Any]:
 
 
 @operation(group="feedback", args=SummaryArgs, result=SummaryResult, read_only=True, idempotent=True,
-           title="Feedback summary")
+           title="Feedback summary", error_text=_seed_error_text)
 def get_feedback_summary(svc: Service, a: SummaryArgs) -> dict[str, Any]:
     """Workspace-wide overview of open feedback: totals, files sorted by thread count
     (descending), and how many threads are orphaned. All zeros when there is none."""

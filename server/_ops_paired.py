@@ -8,13 +8,15 @@ what the seed shows (ids, anchored symbol, counts). Business rules live in the s
 from __future__ import annotations
 
 from collections import Counter
+from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import AfterValidator, BaseModel, Field, WithJsonSchema
 
 from limpet.anchoring import Thread
 
-from ._filters import ThreadFilter
+from ._filters import ThreadFilter, is_glob
+from ._ids import format_time
 from ._operations import operation
 from ._schemas import Args, Body, FilePath, TagName, ThreadId, ThreadOut
 from ._search import search_threads
@@ -49,23 +51,43 @@ class DeleteCommentArgs(Args):
     commentId: ThreadId
 
 
+def _instant(end: bool) -> Any:
+    """An ISO 8601 date or date-time as limpet's sortable UTC text; a bare date covers the
+    whole day (from its first millisecond for `start`, to its last for `end`)."""
+
+    def check(value: str) -> str:
+        try:
+            parsed = datetime.fromisoformat(value)
+        except ValueError:
+            raise ValueError("must be an ISO 8601 date or date-time, e.g. 2026-11-22T10:00:00Z") from None
+        if len(value) <= 10 and end:  # a date: through its last millisecond
+            parsed = parsed.replace(hour=23, minute=59, second=59, microsecond=999_000)
+        return format_time(parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC))
+
+    return AfterValidator(check)
+
+
+Instant = Annotated[str, Field(max_length=64, json_schema_extra={"format": "date-time"})]
+Bool = Annotated[bool | None, WithJsonSchema({"type": "boolean"})]  # optional, but never null on the wire
+
+
 class DateRange(Args):
-    start: str | None = Field(None, max_length=64, description="ISO 8601 date-time (inclusive)")
-    end: str | None = Field(None, max_length=64, description="ISO 8601 date-time (inclusive)")
+    start: Annotated[Instant, _instant(end=False)] | None = Field(None, description="ISO 8601 date-time (inclusive)")
+    end: Annotated[Instant, _instant(end=True)] | None = Field(None, description="ISO 8601 date-time (inclusive)")
 
 
 class SearchFilters(Args):
     tag: TagName | None = None
     author: str | None = Field(None, max_length=200)
     filePath: str | None = Field(None, max_length=4096, description="A file path or glob pattern (e.g. src/**/*.py)")
-    hasAIMetadata: bool | None = Field(None, description="Only AI-enriched comments (true) or only others (false)")
-    dateRange: DateRange | None = None
+    hasAIMetadata: Bool = Field(None, description="Only AI-enriched comments (true) or only others (false)")
+    dateRange: DateRange = Field(default_factory=DateRange)
 
 
 class SearchCommentsArgs(Args):
     query: str = Field(min_length=1, max_length=1000, description="Regular expression, matched case-insensitively "
                                                                    "against every comment of a thread")
-    filters: SearchFilters | None = Field(None, description="Optional filters to narrow results")
+    filters: SearchFilters = Field(default_factory=SearchFilters, description="Optional filters to narrow results")
     limit: int = Field(100, ge=1, le=1000, description="Max results to return")
 
 
@@ -102,7 +124,8 @@ class CommentResult(BaseModel):
 
 class SearchResult(BaseModel):
     results: list[ThreadOut]
-    totalResults: int
+    totalResults: int = Field(description="How many results are returned")
+    hasMore: bool = Field(description="More threads match than `limit`: narrow the query or raise the limit")
     query: str
     filters: dict[str, Any]
 
@@ -113,6 +136,10 @@ class FileCommentsResult(BaseModel):
     commentCount: int
     orphanedCount: int
     summary: dict[str, int]
+
+
+class MoveResult(CommentResult):
+    movedFrom: dict[str, Any] = Field(description="{filePath, line} before the move")
 
 
 class ExportResultOut(BaseModel):
@@ -146,31 +173,36 @@ def add_comment(svc: Service, a: AddCommentArgs) -> dict:
 @operation(group="paired", args=EditCommentArgs, result=CommentResult, idempotent=True, title="Edit a comment")
 def edit_comment(svc: Service, a: EditCommentArgs) -> dict:
     """Edit the text of an existing comment (the thread's first comment). The previous text is
-    kept in the thread's history. Errors: THREAD_NOT_FOUND."""
+    kept in the thread's history. The id alone finds the thread (it may have followed its code
+    to another file); filePath must still be a valid workspace path. Errors: THREAD_NOT_FOUND."""
+    svc.normalize(a.filePath, "filePath")
     return _comment_result(svc.edit(a.commentId, a.text, field="commentId"))
 
 
 @operation(group="paired", args=DeleteCommentArgs, result=CommentResult, destructive=True, title="Delete a comment")
 def delete_comment(svc: Service, a: DeleteCommentArgs) -> dict:
     """Delete a comment thread and all its replies from the workspace store (permanent; use
-    comment_resolve to close a thread but keep its history). Errors: THREAD_NOT_FOUND."""
+    comment_resolve to close a thread but keep its history). The id alone finds the thread;
+    filePath must be a valid workspace path. Errors: THREAD_NOT_FOUND."""
+    svc.normalize(a.filePath, "filePath")
     return _comment_result(svc.delete(a.commentId, field="commentId"))
 
 
 @operation(group="paired", args=SearchCommentsArgs, result=SearchResult, read_only=True, idempotent=True,
            title="Search comments")
 def search_comments(svc: Service, a: SearchCommentsArgs) -> dict:
-    """Search comments by regular expression (case-insensitive) with optional filters: tag,
-    author, filePath (path or glob), hasAIMetadata, dateRange {start, end}. Returns at most
-    `limit` threads (default 100, max 1000) ordered by file and line, and totalResults.
-    An invalid or too slow pattern is an INVALID_ARGUMENT on `query`."""
-    f = a.filters or SearchFilters()
-    rng = f.dateRange or DateRange()
-    flt = ThreadFilter(file=f.filePath, tag=f.tag, author=f.author, has_ai_meta=f.hasAIMetadata,
+    """Search comments by regular expression (case-insensitive, over every comment of a
+    thread) with optional filters: tag, author, filePath (path or glob), hasAIMetadata,
+    dateRange {start, end}. Returns at most `limit` threads (default 100, max 1000) ordered
+    by file and line; hasMore tells whether more match. An invalid or too slow pattern is an
+    INVALID_ARGUMENT on `query`."""
+    f, rng = a.filters, a.filters.dateRange
+    path = svc.normalize(f.filePath, "filters.filePath") if f.filePath and not is_glob(f.filePath) else f.filePath
+    flt = ThreadFilter(file=path, tag=f.tag, author=f.author, has_ai_meta=f.hasAIMetadata,
                        since=rng.start, until=rng.end)
-    found, total = search_threads(svc.threads(flt), a.query, a.limit)
-    return {"results": [t.to_wire() for t in found], "totalResults": total, "query": a.query,
-            "filters": f.model_dump(exclude_none=True)}
+    found, more = search_threads(svc.threads(flt), a.query, a.limit)  # filter first, then the regex
+    return {"results": [t.to_wire() for t in found], "totalResults": len(found), "hasMore": more,
+            "query": a.query, "filters": f.model_dump(exclude_none=True, exclude_defaults=True)}
 
 
 @operation(group="paired", args=GetFileCommentsArgs, result=FileCommentsResult, read_only=True, idempotent=True,
@@ -180,6 +212,8 @@ def get_file_comments(svc: Service, a: GetFileCommentsArgs) -> dict:
     number of orphaned threads (whose code is gone). includeOrphaned (default true)."""
     rel = svc.normalize(a.filePath, "filePath")
     threads = svc.threads(ThreadFilter(file=rel))
+    if not threads:  # a deleted file keeps its (orphaned) threads listable; otherwise say so
+        svc.read_source(rel, "filePath")
     orphaned = sum(1 for t in threads if t.health == "orphaned")
     if not a.includeOrphaned:
         threads = [t for t in threads if t.health != "orphaned"]
@@ -188,14 +222,16 @@ def get_file_comments(svc: Service, a: GetFileCommentsArgs) -> dict:
             "orphanedCount": orphaned, "summary": dict(sorted(tags.items()))}
 
 
-@operation(group="paired", args=MoveCommentArgs, result=CommentResult, title="Move a comment")
+@operation(group="paired", args=MoveCommentArgs, result=MoveResult, title="Move a comment")
 def move_comment(svc: Service, a: MoveCommentArgs) -> dict:
     """Move a comment thread to another file and/or line (e.g. after a refactoring the engine
     could not follow). It re-anchors at the new place and keeps its id, comments and history.
     Errors: THREAD_NOT_FOUND, FILE_NOT_FOUND, INVALID_ANCHOR."""
     svc.normalize(a.sourceFile, "sourceFile")
     names = {"file": "targetFile", "line_start": "targetLine", "line_end": "targetLine", "thread_id": "commentId"}
-    return _comment_result(svc.move(a.commentId, a.targetFile, a.targetLine, field_names=names))
+    moved = svc.move(a.commentId, a.targetFile, a.targetLine, field_names=names)
+    origin = moved.history[-1].details["from"]
+    return {**_comment_result(moved), "movedFrom": {"filePath": origin["file"], "line": origin["line_start"]}}
 
 
 def _export_structured(result: dict[str, Any]) -> dict[str, Any]:

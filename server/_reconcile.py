@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from operator import attrgetter
 
 from limpet.anchoring import HistoryEvent, Thread, content_hash
 
@@ -19,6 +20,8 @@ from ._store import ThreadStore
 
 __all__ = ["Reconciler", "ReconcileReport", "HashCache"]
 
+_health = attrgetter("health")
+
 
 class HashCache:
     """path → content hash, trusted while the file's stat is unchanged."""
@@ -27,7 +30,8 @@ class HashCache:
         self.ws = workspace
         self._hashes: dict[str, tuple[FileState, str]] = {}
 
-    def hash_of(self, rel: str) -> str | None:
+    def hash_of(self, rel: str, keep: dict[str, bytes] | None = None) -> str | None:
+        """keep: receives the bytes when they had to be read (a reconcile re-anchors from them)."""
         state = self.ws.state(rel)
         if state is None:
             self._hashes.pop(rel, None)
@@ -40,6 +44,8 @@ class HashCache:
             return None
         digest = content_hash(data)
         self._hashes[rel] = (state, digest)
+        if keep is not None:
+            keep[rel] = data
         return digest
 
     def remember(self, rel: str, data: bytes) -> None:
@@ -110,35 +116,38 @@ class Reconciler:
             by_file = defaultdict(list)
             for t in threads:
                 by_file[t.anchor.file].append(t)
-        stale_files = sorted(self._stale_files(by_file))
+        sources: dict[str, bytes] = {}  # read while hashing: not read twice
+        stale_files = sorted(self._stale_files(by_file, sources))
         if stale_files:
             self._index_primed = True
-            self.index.update(self.hashes.workspace_hashes(), self.ws.read_or_none)
-        final: dict[str, Thread] = {}
+            # Synced only if a thread needs a cross-file search: most never do.
+            self.index.update_later(self.hashes.workspace_hashes, self.ws.read_or_none)
+        counts = Counter(map(_health, threads))  # then adjusted for the threads re-anchored
         for path in stale_files:
-            source = self.ws.read_or_none(path)
+            source = sources[path] if path in sources else self.ws.read_or_none(path)
+            digest = content_hash(source) if source is not None else None
             for t in by_file[path]:
-                updated = self._reanchor_one(t, source)
+                updated = self._reanchor_one(t, source, digest)
                 if updated is not t:
                     self.store.stage(t, updated)
                     report.changed.append(updated)
-                    final[t.id] = updated
-        counts = Counter(final.get(t.id, t).health for t in threads)
+                    counts[t.health] -= 1
+                    counts[updated.health] += 1
         report.counts = {h: counts.get(h, 0) for h in ("anchored", "drifted", "orphaned")}
         return report
 
-    def _stale_files(self, by_file: dict[str, list[Thread]]) -> list[str]:
+    def _stale_files(self, by_file: dict[str, list[Thread]], keep: dict[str, bytes]) -> list[str]:
         out = []
         for path, ts in by_file.items():
-            current = self.hashes.hash_of(path)
+            current = self.hashes.hash_of(path, keep)
             for t in ts:
                 if current != t.anchor.content_hash:
                     out.append(path)
                     break
         return out
 
-    def _reanchor_one(self, t: Thread, source: bytes | None) -> Thread:
-        if source is not None and content_hash(source) == t.anchor.content_hash:
+    def _reanchor_one(self, t: Thread, source: bytes | None, digest: str | None) -> Thread:
+        if source is not None and digest == t.anchor.content_hash:
             return t
         from limpet.anchoring import reanchor
 

@@ -1,78 +1,81 @@
-"""comment:// resource documents: URIs parsed and validated like paths, JSON as seed 004 shows."""
+"""comment:// resource documents: URIs parsed and validated like paths, JSON as seed 004 shows.
+
+A URI names a `View` (all, orphaned, ai-enriched, one tag, one file); `view_threads` gives
+its threads and `render` its document, so reading and change detection share one definition.
+File URIs are percent-encoded as RFC 6570 `{+filePath}` expands them (slashes kept).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
+from urllib.parse import quote, unquote
 
 from limpet.anchoring import TAGS, InvalidArgument, Thread
 
 from ._filters import ThreadFilter
 from ._service import Service
 
-__all__ = ["PREFIX", "file_uri", "parse_uri", "render_all", "resource_uris"]
+__all__ = ["PREFIX", "View", "file_uri", "parse_uri", "read_uri", "render", "resource_uris", "view_threads"]
 
 PREFIX = "comment://workspace/"
 SUFFIX = ".comments"
+_RESERVED = "/:@!$&'()*+,;="  # kept as they are by `{+var}` expansion (minus ? and #, which end a path)
+_NAMED = {"all": ThreadFilter(), "orphaned": ThreadFilter(health="orphaned"),
+          "ai-enriched": ThreadFilter(has_ai_meta=True)}
+
+
+@dataclass(frozen=True)
+class View:
+    kind: str  # "all" | "orphaned" | "ai-enriched" | "tag" | "file"
+    arg: str | None = None  # the tag, or the workspace-relative file
 
 
 def file_uri(rel: str) -> str:
-    return f"{PREFIX}{rel}{SUFFIX}"
+    return f"{PREFIX}{quote(rel, safe=_RESERVED)}{SUFFIX}"
 
 
-def _grouped(threads: Iterable[Thread]) -> dict[str, Any]:
-    files: dict[str, list[dict[str, Any]]] = {}
-    count = 0
-    for t in threads:
-        files.setdefault(t.anchor.file, []).append(t.to_wire())
-        count += 1
-    return {"files": [{"filePath": f, "comments": c} for f, c in files.items()], "totalComments": count}
-
-
-def _views(threads: list[Thread]) -> dict[str, list[Thread]]:
-    views: dict[str, list[Thread]] = {
-        f"{PREFIX}all": threads,
-        f"{PREFIX}orphaned": [t for t in threads if t.health == "orphaned"],
-        f"{PREFIX}ai-enriched": [t for t in threads if t.ai_meta],
-    }
-    for tag in TAGS:
-        views[f"{PREFIX}tags/{tag}"] = [t for t in threads if t.tag == tag]
-    return views
-
-
-def render_all(threads: list[Thread]) -> dict[str, Any]:
-    """Every resource document at once (one pass over the threads), for change detection."""
-    docs = {uri: _grouped(ts) for uri, ts in _views(threads).items()}
-    per_file: dict[str, list[Thread]] = {}
-    for t in threads:
-        per_file.setdefault(t.anchor.file, []).append(t)
-    for rel, ts in per_file.items():
-        docs[file_uri(rel)] = _file_doc(rel, ts)
-    return docs
-
-
-def _file_doc(rel: str, threads: list[Thread]) -> dict[str, Any]:
-    return {"filePath": rel, "comments": [t.to_wire() for t in threads], "totalComments": len(threads)}
-
-
-def parse_uri(service: Service, uri: str) -> dict[str, Any]:
-    """The document behind `uri`, or INVALID_ARGUMENT / INVALID_PATH naming `uri`."""
+def parse_uri(service: Service, uri: str) -> View:
+    """The view behind `uri`, or INVALID_ARGUMENT / INVALID_PATH naming `uri`."""
     if not uri.startswith(PREFIX):
         raise InvalidArgument(f"Unknown resource: {uri}", field="uri")
     rest = uri[len(PREFIX):]
     if rest.endswith(SUFFIX) and len(rest) > len(SUFFIX):
-        rel = service.normalize(rest[: -len(SUFFIX)], "uri")
-        return _file_doc(rel, service.threads(ThreadFilter(file=rel)))
+        # Decoded before validation, so %2e%2e/ is refused like ../ (INVALID_PATH).
+        return View("file", service.normalize(unquote(rest[: -len(SUFFIX)]), "uri"))
     if rest.startswith("tags/"):
         tag = rest[len("tags/"):]
         if tag not in TAGS:
             raise InvalidArgument(f"Unknown tag {tag!r}; expected one of {', '.join(TAGS)}", field="uri")
-        return {"tag": tag, **_grouped(service.threads(ThreadFilter(tag=tag)))}
-    threads = service.threads()
-    views = _views(threads)
-    if uri not in views:
+        return View("tag", tag)
+    if rest not in _NAMED:
         raise InvalidArgument(f"Unknown resource: {uri}", field="uri")
-    return _grouped(views[uri])
+    return View(rest)
+
+
+def view_threads(service: Service, view: View, *, fresh: bool = True) -> list[Thread]:
+    if view.kind == "file":
+        return service.threads(ThreadFilter(file=view.arg), fresh=fresh)
+    if view.kind == "tag":
+        return service.threads(ThreadFilter(tag=view.arg), fresh=fresh)
+    if view.kind == "orphaned":  # health changes on re-anchoring: re-anchor everything, then filter
+        return [t for t in service.threads(fresh=fresh) if t.health == "orphaned"]
+    return service.threads(_NAMED[view.kind], fresh=fresh)
+
+
+def render(view: View, threads: list[Thread]) -> dict[str, Any]:
+    if view.kind == "file":
+        return {"filePath": view.arg, "comments": [t.to_wire() for t in threads], "totalComments": len(threads)}
+    files: dict[str, list[dict[str, Any]]] = {}
+    for t in threads:
+        files.setdefault(t.anchor.file, []).append(t.to_wire())
+    doc = {"files": [{"filePath": f, "comments": c} for f, c in files.items()], "totalComments": len(threads)}
+    return {"tag": view.arg, **doc} if view.kind == "tag" else doc
+
+
+def read_uri(service: Service, uri: str) -> dict[str, Any]:
+    view = parse_uri(service, uri)
+    return render(view, view_threads(service, view))
 
 
 def resource_uris(service: Service) -> list[tuple[str, str, str]]:

@@ -91,6 +91,10 @@ class Service:
         pool = self.store.for_file(exact) if exact is not None else self.store.all()
         return list(flt.apply(pool))
 
+    def files_with_threads(self) -> set[str]:
+        """Files that have threads, as last anchored (no re-anchoring): for list_changed."""
+        return set(self.store.by_file())
+
     def get(self, thread_id: str, *, field: str = "thread_id", fresh: bool = True) -> Thread:
         thread = self.store.get(thread_id, field=field)
         if fresh and self.reconciler.stale([thread]):

@@ -64,6 +64,7 @@ class ThreadStore:
         self._all_key: tuple[Any, ...] | None = None
         self._sorted: list[Thread] | None = None  # derived from _cache; None when stale
         self._by_file: dict[str, list[Thread]] | None = None
+        self._restage: set[str] = set()  # files whose threads were staged: re-sort just those
         self._locked = False
         self._dirty = False
         self._initialized = False
@@ -159,6 +160,7 @@ class ThreadStore:
                 return
         self._sorted = None
         self._by_file = None
+        self._restage.clear()
 
     def path_of(self, thread_id: str) -> Path:
         return self.threads_dir / f"{thread_id}.json"
@@ -205,11 +207,23 @@ class ThreadStore:
         return self._sorted_cache()
 
     def _sorted_cache(self) -> list[Thread]:
+        if self._restage:
+            self._apply_restage()
         if self._sorted is None:
             threads = [t for _, t in self._cache.values()]
-            threads.sort(key=lambda t: (t.anchor.file, t.anchor.line_start, t.id))
+            threads.sort(key=_position)
             self._sorted = threads
         return list(self._sorted)
+
+    def _apply_restage(self) -> None:
+        # Staged re-anchoring moved threads within their files: re-sort those files only
+        # (new lists in a new dict: callers may still hold the old ones).
+        by_file = dict(self._by_file or {})
+        for path in self._restage:
+            by_file[path] = sorted((self._cache[t.id][1] for t in by_file[path]), key=_position)
+        self._restage.clear()
+        self._by_file = by_file
+        self._sorted = [t for path in sorted(by_file) for t in by_file[path]]
 
     def by_file(self) -> dict[str, list[Thread]]:
         """file → its threads by line, from the same snapshot as `all` (do not mutate)."""
@@ -317,7 +331,13 @@ class ThreadStore:
         """A re-anchoring result: visible to this process now, written by `flush_staged`."""
         entry = self._cache.get(base.id)
         self.staged.stage(base, updated)
-        if entry is not None:
+        if entry is None:
+            return
+        path = updated.anchor.file
+        if self._by_file is not None and path == entry[1].anchor.file and path in self._by_file:
+            self._cache[base.id] = (entry[0], updated)  # same file: only its order may change
+            self._restage.add(path)
+        else:
             self._cache_set(base.id, (entry[0], updated))
 
     def flush_staged(self) -> int:
@@ -384,3 +404,7 @@ class ThreadStore:
         data = dump_record(record)
         atomic_write(self.backup_dir / rel, data)
         atomic_write(self.dir / rel, data)
+
+
+def _position(t: Thread) -> tuple[str, int, str]:
+    return (t.anchor.file, t.anchor.line_start, t.id)

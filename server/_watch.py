@@ -1,16 +1,22 @@
 """Watching the workspace: what other processes and editors change, as workspace paths.
 
+    async for paths in watch_workspace(root):      # one set per debounced burst
+        changes = classify(paths)                  # .sources, .thread_ids, .documents
+
 `watch_workspace(root)` yields, per debounced burst, the set of changed workspace-relative
-paths: source files, and the store documents other processes write
-(`.limpet/threads/<id>.json`, `.limpet/reviews/current.json`). limpet's derived and private
-folders (cache, backups, corrupt, exports, the lock, temp files) and `.git/` are ignored.
-Built on the `watchfiles` library (inotify, with its own debounce).
+paths: source files, and the store documents any process writes (`.limpet/threads/<id>.json`,
+`.limpet/reviews/current.json`). limpet's derived and private folders (cache, backups,
+corrupt, exports, the lock, temp files), `.git/` and the folders the workspace scan skips
+(node_modules, .venv, ...) are ignored. Built on the `watchfiles` library (inotify, with its
+own debounce). It raises (OSError, RuntimeError) when the OS cannot watch the tree, e.g. when
+inotify watches run out: callers decide whether live updates are optional.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
+from dataclasses import dataclass
 from pathlib import Path
 
 import anyio
@@ -18,10 +24,18 @@ import anyio
 from ._files import TEMP_MARK
 from ._paths import IGNORED_DIRS, STORE_DIRNAME
 
-__all__ = ["watch_workspace", "thread_id_of", "DEBOUNCE_MS"]
+__all__ = ["Changes", "DEBOUNCE_MS", "classify", "thread_id_of", "watch_workspace"]
 
 DEBOUNCE_MS = 150
 _STORE_DOCS = ("threads/", "reviews/")
+_THREADS = f"{STORE_DIRNAME}/threads/"
+
+
+@dataclass(frozen=True)
+class Changes:
+    sources: frozenset[str]  # workspace files (an editor saved, git checked out, ...)
+    thread_ids: frozenset[str]  # threads written or deleted, by this or another process
+    documents: frozenset[str]  # other store documents, as workspace paths
 
 
 def _relevant(root: str, path: str) -> str | None:
@@ -37,14 +51,28 @@ def _relevant(root: str, path: str) -> str | None:
 
 
 def thread_id_of(rel: str) -> str | None:
-    """`.limpet/threads/c_123.json` → `c_123` (a store change from another process)."""
-    prefix = f"{STORE_DIRNAME}/threads/"
-    if rel.startswith(prefix) and rel.endswith(".json"):
-        return rel[len(prefix):-5]
+    """`.limpet/threads/c_123.json` → `c_123` (a store change, possibly from another process)."""
+    if rel.startswith(_THREADS) and rel.endswith(".json") and "/" not in rel[len(_THREADS):]:
+        return rel[len(_THREADS):-5]
     return None
 
 
-async def watch_workspace(root: str | os.PathLike[str], stop: anyio.Event | None = None) -> AsyncIterator[set[str]]:
+def classify(paths: Iterable[str]) -> Changes:
+    """Split workspace paths (from the watcher or the service's listeners) by what changed."""
+    sources, ids, docs = set(), set(), set()
+    for rel in paths:
+        if (tid := thread_id_of(rel)) is not None:
+            ids.add(tid)
+        elif rel == STORE_DIRNAME or rel.startswith(f"{STORE_DIRNAME}/"):
+            docs.add(rel)
+        else:
+            sources.add(rel)
+    return Changes(frozenset(sources), frozenset(ids), frozenset(docs))
+
+
+async def watch_workspace(root: str | os.PathLike[str], stop: anyio.Event | None = None, *,
+                          debounce_ms: int = DEBOUNCE_MS) -> AsyncIterator[set[str]]:
+    """Changed workspace paths, one set per burst, until `stop` is set or the task is cancelled."""
     from watchfiles import awatch
 
     base = str(Path(root).resolve())
@@ -52,7 +80,7 @@ async def watch_workspace(root: str | os.PathLike[str], stop: anyio.Event | None
     def keep(_change: object, path: str) -> bool:
         return _relevant(base, path) is not None
 
-    async for changes in awatch(base, watch_filter=keep, debounce=DEBOUNCE_MS, step=20, stop_event=stop,
+    async for changes in awatch(base, watch_filter=keep, debounce=debounce_ms, step=20, stop_event=stop,
                                 ignore_permission_denied=True):
         paths = {rel for _, p in changes if (rel := _relevant(base, p)) is not None}
         if paths:

@@ -1,7 +1,7 @@
 ; Rust definitions. `#[attributes]` and doc comments are sibling nodes, so
 ; they stay outside every range. An impl block is emitted as a symbol of
 ; kind `impl` named by its type (generics and paths dropped), so its
-; functions qualify as `Type.fn` through the parent chain.
+; functions qualify as `Type.fn` (or `Type[Trait].fn`) through the parent chain.
 
 (function_item
   name: (identifier) @name) @definition.function
@@ -36,12 +36,25 @@
 (macro_definition
   name: (identifier) @name) @definition.macro
 
-; Specific impl type shapes first; the catch-all loses ties on the same node.
-(impl_item type: (type_identifier) @name) @definition.impl
-(impl_item type: (generic_type type: (type_identifier) @name)) @definition.impl
-(impl_item type: (scoped_type_identifier name: (type_identifier) @name)) @definition.impl
-(impl_item type: (generic_type type: (scoped_type_identifier name: (type_identifier) @name))) @definition.impl
-(impl_item type: (_) @name) @definition.impl
+; Trait impls carry the trait as a @facet: `impl Display for Foo` is `Foo[Display]`
+; (so its `fmt` is `Foo[Display].fmt`, apart from the `fmt` of `impl Debug for Foo`).
+; Specific type shapes first; the catch-all loses ties on the same node. `!trait`
+; keeps inherent impls from matching the trait patterns' node twice.
+(impl_item
+  trait: [(type_identifier) @facet
+          (scoped_type_identifier name: (type_identifier) @facet)
+          (generic_type type: [(type_identifier) @facet (scoped_type_identifier name: (type_identifier) @facet)])]
+  type: [(type_identifier) @name
+         (generic_type type: (type_identifier) @name)
+         (scoped_type_identifier name: (type_identifier) @name)
+         (generic_type type: (scoped_type_identifier name: (type_identifier) @name))]) @definition.impl
+(impl_item trait: (_) @facet type: (_) @name) @definition.impl
+(impl_item !trait
+  type: [(type_identifier) @name
+         (generic_type type: (type_identifier) @name)
+         (scoped_type_identifier name: (type_identifier) @name)
+         (generic_type type: (scoped_type_identifier name: (type_identifier) @name))]) @definition.impl
+(impl_item !trait type: (_) @name) @definition.impl
 
 ; Cyclomatic complexity decision points.
 (if_expression) @branch

@@ -172,9 +172,23 @@ def test_shared_name_needs_content_evidence():
           b"        f.debug_struct(\"Foo\")\n            .field(\"items\", &self.items)\n"
           b"            .finish_non_exhaustive()\n    }\n}\n")
     anchor = create_anchor("lib.rs", rs, 2, 6)
-    assert anchor.symbol_twins == 2
+    assert (anchor.symbol, anchor.symbol_twins) == ("Foo[Display].fmt", 1)  # named apart by trait
     without_display = rs[rs.index(b"impl Debug"):]
     assert reanchor(anchor, without_display).health == "orphaned"
     edited_display = rs.replace(b"to_uppercase()", b"to_lowercase()")
     rel = reanchor(anchor, edited_display)
     assert (rel.anchor.line_start, rel.anchor.line_end, rel.health) == (2, 6, "drifted")
+
+
+def test_overloads_share_a_name_and_content_picks_one():
+    java = (b"class Box {\n"
+            b"    int area(int side) {\n        int doubled = side * side;\n        return doubled;\n    }\n\n"
+            b"    int area(int width, int height) {\n        int product = width * height;\n"
+            b"        log(\"area\", product);\n        return product;\n    }\n}\n")
+    anchor = create_anchor("Box.java", java, 7, 11)
+    assert (anchor.symbol, anchor.symbol_twins) == ("Box.area", 2)
+    edited = java.replace(b"log(\"area\", product);", b"log(\"area of\", product);")
+    rel = reanchor(anchor, edited)
+    assert (rel.anchor.line_start, rel.anchor.line_end, rel.method) == (7, 11, "symbol")
+    without = java.replace(java[java.index(b"    int area(int width"):java.rindex(b"}")], b"")
+    assert reanchor(anchor, without).health == "orphaned"

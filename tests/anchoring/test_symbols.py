@@ -186,9 +186,19 @@ def test_go_receivers_and_single_spec_types():
 
 
 def test_rust_impl_functions_qualify_by_type():
-    src = b"struct S;\nimpl<T> fmt::Display for S<T> {\n    fn fmt(&self) {}\n}\n"
+    src = b"struct S;\nimpl<T> S<T> {\n    fn new() {}\n}\n"
     names = [(s.qualified_name, s.kind) for s in extract_symbols("rust", src)]
-    assert names == [("S", "struct"), ("S", "impl"), ("S.fmt", "method")]
+    assert names == [("S", "struct"), ("S", "impl"), ("S.new", "method")]
+
+
+def test_rust_trait_impls_are_named_by_their_trait():
+    # Two `fmt`s on one type are two symbols: the @facet capture names each impl Type[Trait].
+    src = (b"impl<T> fmt::Display for S<T> {\n    fn fmt(&self) {}\n}\n"
+           b"impl fmt::Debug for S<u8> {\n    fn fmt(&self) {}\n}\n"
+           b"impl<T> From<T> for Wrap<T> {\n    fn from(t: T) -> Self {}\n}\n")
+    names = [(s.qualified_name, s.kind) for s in extract_symbols("rust", src)]
+    assert names == [("S[Display]", "impl"), ("S[Display].fmt", "method"), ("S[Debug]", "impl"),
+                     ("S[Debug].fmt", "method"), ("Wrap[From]", "impl"), ("Wrap[From].from", "method")]
 
 
 def test_crlf_end_line():

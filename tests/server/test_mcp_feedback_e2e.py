@@ -44,8 +44,9 @@ async def test_feedback_shapes_order_and_resolution(workspace):
         assert again == {"resolved": False, "error": "Thread not found"}
         _, unknown, _ = await call(s, "resolve_feedback", {"threadId": "c_1"})
         assert unknown == {"resolved": False, "error": "Thread not found"}
-        is_error, bad, _ = await call(s, "resolve_feedback", {"threadId": "nope"})
-        assert is_error and bad["error"]["message"].endswith("Invalid thread ID format")
+        is_error, bad, text = await call(s, "resolve_feedback", {"threadId": "nope"})
+        assert is_error and bad["error"]["code"] == "INVALID_ARGUMENT" and bad["error"]["field"] == "threadId"
+        assert text == {"error": "Invalid thread ID format"}  # seed 000's error text
         _, summary, _ = await call(s, "get_feedback_summary", {})
         assert summary["totalThreads"] == 2
         _, shown, _ = await call(s, "comment_show", {"thread_id": ids[1]})  # resolved, not deleted
@@ -66,8 +67,30 @@ async def test_corrupt_store_is_reported_in_the_seeds_words_and_recovered(worksp
         _, d, _ = await call(s, "comment_add", {"file": "PLAN.md", "line_start": 1, "line_end": 1, "body": "b"})
         path = workspace / ".limpet" / "threads" / f"{d['thread']['id']}.json"
         path.write_text("{garbage")
-        is_error, data, _ = await call(s, "get_feedback", {})
+        is_error, data, text = await call(s, "get_feedback", {})
         assert is_error and data["error"]["code"] == "STORE_CORRUPTED"
-        assert data["error"]["message"] == "Feedback store corrupted, attempting recovery from backup"
+        assert text == {"error": "Feedback store corrupted, attempting recovery from backup"}
         is_error, data, items = await call(s, "get_feedback", {})
         assert not is_error and len(items) == 1
+
+
+async def test_unreadable_store_is_not_initialized(workspace):
+    (workspace / ".limpet").write_text("not a folder")
+    async with stdio_session(workspace) as s:
+        for tool, args in [("get_feedback", {}), ("get_feedback_summary", {}), ("resolve_feedback", {"threadId": "c_1"})]:
+            is_error, data, text = await call(s, tool, args)
+            assert is_error and text == {"error": "Feedback store not initialized"}
+            assert data["error"]["code"] == "STORE_ERROR" and data["error"]["details"]["rpc_code"] == -32007
+
+
+async def test_feedback_shows_open_threads_only(workspace):
+    async with stdio_session(workspace) as s:
+        _, d, _ = await call(s, "comment_add", {"file": "PLAN.md", "line_start": 1, "line_end": 1, "body": "b"})
+        tid = d["thread"]["id"]
+        await call(s, "comment_resolve", {"thread_id": tid, "wontfix": True})
+        _, _, items = await call(s, "get_feedback", {"filePath": "PLAN.md"})
+        _, _, again = await call(s, "resolve_feedback", {"threadId": tid})
+        await call(s, "comment_reopen", {"thread_id": tid})
+        _, _, reopened = await call(s, "get_feedback", {})
+    assert items == [] and again == {"resolved": False, "error": "Thread not found"}
+    assert [i["id"] for i in reopened] == [tid]

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import base64
+import subprocess
+
 import pytest
+from mcp.shared.exceptions import MCPError
 from support import call, stdio_session
 
 pytestmark = pytest.mark.anyio
@@ -57,6 +61,8 @@ async def test_edit_and_delete(workspace):
         assert data["error"]["code"] == "THREAD_NOT_FOUND" and data["error"]["details"]["rpc_code"] == -32002
         is_error, data, _ = await call(s, "edit_comment", {"filePath": "src/auth.py", "commentId": "x1", "text": "y"})
         assert data["error"]["code"] == "INVALID_ARGUMENT" and data["error"]["field"] == "commentId"
+        is_error, data, _ = await call(s, "edit_comment", {"filePath": "../auth.py", "commentId": cid, "text": "y"})
+        assert data["error"]["code"] == "INVALID_PATH" and data["error"]["field"] == "filePath"
 
 
 async def test_search_regex_filters_limit_and_bad_patterns(workspace):
@@ -68,11 +74,20 @@ async def test_search_regex_filters_limit_and_bad_patterns(workspace):
         assert data["totalResults"] == 2
         _, data, _ = await call(s, "search_comments", {"query": "rate", "filters": {"tag": "TODO", "hasAIMetadata": True}})
         assert [t["comments"][0]["body"] for t in data["results"]] == ["Add rate limiting"]
-        _, data, _ = await call(s, "search_comments", {"query": ".", "limit": 1})
-        assert len(data["results"]) == 1 and data["totalResults"] == 3
+        _, data, _ = await call(s, "search_comments", {"query": ".", "limit": 1})  # stops at the limit
+        assert len(data["results"]) == data["totalResults"] == 1 and data["hasMore"] is True
+        _, data, _ = await call(s, "search_comments", {"query": r"\brate\b", "limit": 2})
+        assert data["totalResults"] == 2 and data["hasMore"] is False
         _, data, _ = await call(s, "search_comments", {"query": ".", "filters": {"filePath": "src/**/*.py",
                                                                                  "dateRange": {"start": "2000-01-01"}}})
         assert data["totalResults"] == 3
+        _, data, _ = await call(s, "search_comments", {"query": ".", "filters": {"filePath": "./src/auth.py",
+                                                                                 "dateRange": {"end": "2000-01-01"}}})
+        assert data["totalResults"] == 0 and data["filters"]["dateRange"]["end"] == "2000-01-01T23:59:59.999Z"
+        is_error, data, _ = await call(s, "search_comments", {"query": ".", "filters": {"dateRange": {"start": "soon"}}})
+        assert is_error and data["error"]["field"] == "filters.dateRange.start"
+        is_error, data, _ = await call(s, "search_comments", {"query": ".", "filters": {"filePath": "../x.py"}})
+        assert data["error"]["code"] == "INVALID_PATH"
         is_error, data, _ = await call(s, "search_comments", {"query": "(unclosed"})
         assert is_error and data["error"]["code"] == "INVALID_ARGUMENT" and data["error"]["field"] == "query"
         is_error, data, _ = await call(s, "search_comments", {"query": "x", "limit": 1001})
@@ -96,6 +111,13 @@ async def test_get_file_comments_counts_and_orphans(workspace):
         assert data["commentCount"] == 2 and data["orphanedCount"] == 1 and data["summary"] == {"FIXME": 1, "TODO": 1}
         _, data, _ = await call(s, "get_file_comments", {"filePath": "src/auth.py", "includeOrphaned": False})
         assert data["commentCount"] == 1
+        _, data, _ = await call(s, "get_file_comments", {"filePath": "src/app.ts"})
+        assert data["commentCount"] == 0 and data["comments"] == [] and data["summary"] == {}
+        is_error, data, _ = await call(s, "get_file_comments", {"filePath": "src/missing.ts"})
+        assert data["error"]["code"] == "FILE_NOT_FOUND" and data["error"]["field"] == "filePath"
+        (workspace / "src" / "auth.py").unlink()  # a deleted file's threads stay listable, orphaned
+        _, data, _ = await call(s, "get_file_comments", {"filePath": "src/auth.py"})
+        assert data["commentCount"] == data["orphanedCount"] == 2
 
 
 async def test_move_comment_keeps_id_comments_and_history(workspace):
@@ -107,6 +129,7 @@ async def test_move_comment_keeps_id_comments_and_history(workspace):
         t = moved["thread"]
         assert t["id"] == cid and t["file"] == "main.go" and t["line_start"] == 5
         assert moved["anchoredSymbol"] == "Server.Start"
+        assert moved["movedFrom"] == {"filePath": "src/auth.py", "line": 11}
         assert len(t["comments"]) == 2 and t["history"][-1]["event"] == "moved"
         is_error, data, _ = await call(s, "move_comment", {"sourceFile": "main.go", "targetFile": "main.go",
                                                            "commentId": cid, "targetLine": 99})
@@ -122,7 +145,39 @@ async def test_export_comments_returns_a_resource_link_to_the_export_folder(work
         data = res.structured_content
         assert data["totalComments"] == 1 and data["path"].startswith(".limpet/exports/")
         assert (workspace / data["path"]).exists() and link.uri == data["uri"]
-        res = await s.call_tool("export_comments", {"format": "parquet"})
+        embedded = next(c for c in res.content if c.type == "resource")  # small text exports are inlined too
+        assert embedded.resource.text == (workspace / data["path"]).read_text()
+        read = await s.read_resource(link.uri)  # the link resolves over MCP
+        assert read.contents[0].text == embedded.resource.text
+        res = await s.call_tool("export_comments", {"format": "parquet", "filePath": "src/*.py"})
         assert [c.type for c in res.content] == ["text", "resource_link"]
+        blob = (await s.read_resource(res.content[1].uri)).contents[0].blob
+        assert base64.b64decode(blob)[:4] == b"PAR1"
         res = await s.call_tool("export_comments", {"format": "csv"})
-        assert res.is_error
+        assert res.is_error and res.structured_content["error"]["field"] == "format"
+        for bad in ("export://../threads/x.json", "export://nothing-here.json"):
+            with pytest.raises(MCPError):
+                await s.read_resource(bad)
+
+
+async def test_serve_tools_selects_groups(workspace, limpet_cmd):
+    expected = {
+        "feedback": {"get_feedback", "resolve_feedback", "get_feedback_summary"},
+        "threads,paired": {"comment_add", "comment_list", "comment_show", "comment_reply", "comment_resolve",
+                           "comment_reopen", "comment_reconcile", "add_comment", "edit_comment", "delete_comment",
+                           "search_comments", "get_file_comments", "move_comment", "export_comments"},
+    }
+    for groups, names in expected.items():
+        async with stdio_session(workspace, "--tools", groups) as s:
+            assert {t.name for t in (await s.list_tools()).tools} == names
+            if "threads" in groups:
+                assert (await call(s, "comment_show", {"thread_id": "c_1"}))[1]["error"]["code"] == "THREAD_NOT_FOUND"
+            else:  # a tool of another group is not there at all
+                with pytest.raises(MCPError, match="Unknown tool"):
+                    await s.call_tool("comment_show", {"thread_id": "c_1"})
+    async with stdio_session(workspace) as s:
+        names = {t.name for t in (await s.list_tools()).tools}
+    assert names >= expected["feedback"] | expected["threads,paired"] | {"present_review", "get_selection"}
+    bad = subprocess.run([*limpet_cmd, "serve", "--tools", "threads,bogus"], cwd=workspace, capture_output=True,
+                         text=True, stdin=subprocess.DEVNULL)
+    assert bad.returncode == 2 and "bogus" in bad.stderr

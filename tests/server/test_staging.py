@@ -85,3 +85,24 @@ async def test_server_writes_staged_positions_when_idle(service, workspace):
         while _on_disk(workspace, t.id)["anchor"]["line_start"] != 12 and time.monotonic() < deadline:
             await anyio.sleep(0.1)
     assert _on_disk(workspace, t.id)["anchor"]["line_start"] == 12
+
+
+def test_staged_moves_keep_the_thread_order(service, workspace):
+    # Staging re-sorts only the files it touched; the order must equal a full sort.
+    helper = service.add("src/auth.py", 17, 18, "helper")
+    validate = service.add("src/auth.py", 10, 14, "validate")
+    plan = service.add("PLAN.md", 1, 1, "plan")
+    path = workspace / "src/auth.py"
+    source = path.read_text()
+    block = "def helper(x):\n    return x * 2\n"
+    path.write_text(block + "\n\n" + source.replace(block, ""))  # helper moves above the class
+    service.reconcile()
+
+    def key(t):
+        return (t.anchor.file, t.anchor.line_start, t.id)
+
+    threads = service.threads()
+    assert [t.id for t in threads] == [t.id for t in sorted(threads, key=key)] == [plan.id, helper.id, validate.id]
+    assert [t.id for t in service.store.by_file()["src/auth.py"]] == [helper.id, validate.id]
+    service.flush()
+    assert [t.id for t in Service(workspace).threads()] == [plan.id, helper.id, validate.id]
