@@ -3,8 +3,8 @@
 Public surface: the thread model, the error tree (stable codes), anchors and re-anchoring.
 """
 
-from ._anchor import Anchor, content_hash, create_anchor
-from ._errors import (
+from limpet.anchoring._anchor import Anchor, content_hash, create_anchor
+from limpet.anchoring._errors import (
     FileNotFound,
     InternalError,
     InvalidAnchor,
@@ -18,7 +18,7 @@ from ._errors import (
     StoreTooNew,
     ThreadNotFound,
 )
-from ._model import (
+from limpet.anchoring._model import (
     AUTHOR_TYPES,
     HEALTHS,
     MAX_BODY,

@@ -20,10 +20,11 @@ refuse or to follow a block, never to invent one.
 
 from __future__ import annotations
 
+from rapidfuzz.distance import Indel
+
 from limpet.anchoring._fileview import FileView
 from limpet.anchoring._locate import side_similarity
 from limpet.anchoring._text import strip_lines
-from rapidfuzz.distance import Indel
 
 BOUNDARY_CONTEXT = 0.9  # context beside an end that confirms it on its own
 NEAREST_CONTEXT = 0.6  # context that backs an end along with a like edge row

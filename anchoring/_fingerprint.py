@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import zlib
 
-from limpet.anchoring._text import normalized, replace_identifier, short_hash, tokens
 from rapidfuzz.distance import Indel
+
+from limpet.anchoring._text import normalized, replace_identifier, short_hash, tokens
 
 SKETCH_SIZE = 32
 _GRAM = 3

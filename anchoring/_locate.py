@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from difflib import SequenceMatcher
 
+from rapidfuzz.distance import Indel
+
 from limpet.anchoring._fileview import FileView
 from limpet.anchoring._fingerprint import similarity
 from limpet.anchoring._text import strip_lines
-from rapidfuzz.distance import Indel
 
 SHORT_QUOTE_CHARS = 16  # a quote with fewer non-blank chars needs corroboration
 FUZZY_MIN_CHARS = 40  # fuzzy search only for quotes at least this long (or with context)

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-from ._anchor import Anchor
+from limpet.anchoring._anchor import Anchor
 
 __all__ = [
     "AUTHOR_TYPES",

@@ -73,7 +73,7 @@ async def measure(files: int = 300, per_file: int = 10, n: int = 400) -> dict[st
 def rows(results: dict[str, list[float]], threads: int) -> list[Row]:
     ping = median(results["ping (same server)"])
     bare = median(results["bare SDK no-op tool"])
-    out = [Row(f"no-op tool call, bare SDK server (stdio) — reference", f"p50 {bare:.2f} ms", "—", None, "—", None)]
+    out = [Row("no-op tool call, bare SDK server (stdio) — reference", f"p50 {bare:.2f} ms", "—", None, "—", None)]
     for name, values in results.items():
         if name in ("ping (same server)", "bare SDK no-op tool"):
             continue

@@ -26,6 +26,7 @@ from itertools import accumulate, islice
 
 import pyarrow as pa
 import pyarrow.parquet as pq
+
 from limpet.anchoring._anchor import Anchor
 from limpet.anchoring._model import HEALTHS, STATUSES, TAGS, Comment, Decision, Snapshot, Thread
 from limpet.exporters import PARQUET_SCHEMA, ExportItem, ExportOptions, get_exporter

@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 from itertools import accumulate
 
 import pyarrow as pa
+
 from limpet.anchoring._errors import InvalidArgument
 from limpet.exporters._types import ExportItem
 

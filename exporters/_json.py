@@ -19,6 +19,7 @@ from collections.abc import Iterable
 from typing import Any, BinaryIO
 
 import orjson
+
 from limpet.anchoring._errors import InvalidArgument
 from limpet.anchoring._model import (
     AUTHOR_TYPES,

@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from typing import Any, BinaryIO
 
 import orjson
+
 from limpet.anchoring._model import Thread
 from limpet.exporters._excerpt import LineCache, excerpt, fence, fence_language
 from limpet.exporters._sink import ProgressTicker, check_common, checked, open_sink

@@ -17,6 +17,7 @@ from typing import BinaryIO
 import pyarrow as pa
 import pyarrow.dataset as ds
 import pyarrow.parquet as pq
+
 from limpet.anchoring._errors import InvalidArgument
 from limpet.exporters._arrow import PARQUET_SCHEMA, build_batch
 from limpet.exporters._sink import (

@@ -4,7 +4,7 @@
 Nothing imports this package; it imports everything else.
 """
 
-from ._operations import GROUPS, REGISTRY, Operation, invoke, operations_for
-from ._service import Service
+from limpet.server._operations import GROUPS, REGISTRY, Operation, invoke, operations_for
+from limpet.server._service import Service
 
 __all__ = ["GROUPS", "REGISTRY", "Operation", "Service", "invoke", "operations_for"]

@@ -9,9 +9,8 @@ import click
 import orjson
 
 from limpet.anchoring import LimpetError
-
-from ._filters import ThreadFilter
-from .cli import _fail, cli
+from limpet.server._filters import ThreadFilter
+from limpet.server.cli import _fail, cli
 
 
 @cli.command("export")
@@ -38,9 +37,8 @@ def export_cmd(ctx, fmt, output, workspaces, file_glob, tag, status, health, aut
                partition_by, as_json) -> None:
     """Export threads as JSON, Markdown, JSONL training data or Parquet."""
     from limpet.anchoring import InvalidArgument
-
-    from ._export import export_threads
-    from ._service import Service
+    from limpet.server._export import export_threads
+    from limpet.server._service import Service
 
     roots = list(workspaces) or [ctx.find_root().obj["workspace"]]
     try:
@@ -97,8 +95,8 @@ class _NoBar:
 @click.pass_context
 def import_cmd(ctx, file, workspace, overwrite, as_json) -> None:
     """Read a JSON export back into the workspace (lossless round trip)."""
-    from ._export import import_threads
-    from ._service import Service
+    from limpet.server._export import import_threads
+    from limpet.server._service import Service
 
     data = sys.stdin.buffer.read() if file == "-" else Path(file).read_bytes()
     try:

@@ -13,10 +13,9 @@ from dataclasses import dataclass, field
 from typing import IO, Any
 
 from limpet.anchoring import InvalidArgument, Thread
-
-from ._filters import ThreadFilter
-from ._ids import utc_now
-from ._service import Service
+from limpet.server._filters import ThreadFilter
+from limpet.server._ids import utc_now
+from limpet.server._service import Service
 
 __all__ = ["export_threads", "import_threads", "ImportReport", "export_items", "workspace_name", "export_to_folder",
            "read_export", "EXPORT_SCHEME"]

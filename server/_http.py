@@ -30,13 +30,13 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Mount, Route
 
-from ._http_api import api_routes
-from ._http_events import EventHub, watch_store
-from ._http_security import DEFAULT_MAX_BODY, Guard, is_loopback
-from ._http_seed import seed_routes
-from ._mcp import McpApp
-from ._review_store import clear_selection
-from ._service import Service
+from limpet.server._http_api import api_routes
+from limpet.server._http_events import EventHub, watch_store
+from limpet.server._http_security import DEFAULT_MAX_BODY, Guard, is_loopback
+from limpet.server._http_seed import seed_routes
+from limpet.server._mcp import McpApp
+from limpet.server._review_store import clear_selection
+from limpet.server._service import Service
 
 __all__ = ["build_app", "serve_http", "bind_socket", "HttpServer", "PORT_RANGE", "client_config"]
 

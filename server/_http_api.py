@@ -23,19 +23,19 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import orjson
-from limpet.anchoring import InternalError, InvalidArgument, LimpetError
 from pydantic import BaseModel, Field, ValidationError
 from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
-from . import _review_store as reviews
-from ._operations import invalid_argument_from, invoke
+from limpet.anchoring import InternalError, InvalidArgument, LimpetError
+from limpet.server import _review_store as reviews
+from limpet.server._operations import invalid_argument_from, invoke
 
 if TYPE_CHECKING:
-    from ._http_events import EventHub
-    from ._mcp import McpApp
-    from ._service import Service
+    from limpet.server._http_events import EventHub
+    from limpet.server._mcp import McpApp
+    from limpet.server._service import Service
 
 __all__ = ["api_routes", "json_response", "error_response", "read_json", "MAX_FILES", "MAX_SOURCE_BYTES"]
 

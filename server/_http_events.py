@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 import orjson
 
 if TYPE_CHECKING:
-    from ._service import Service
+    from limpet.server._service import Service
 
 __all__ = ["EventHub", "HEARTBEAT_SECONDS", "STORE_CHANGED", "watch_store"]
 

@@ -17,17 +17,17 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any
 
-from limpet.anchoring import InvalidArgument, LimpetError
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from . import _review_store as reviews
-from ._http_api import json_response, read_json, run
-from ._operations import invoke
+from limpet.anchoring import InvalidArgument, LimpetError
+from limpet.server import _review_store as reviews
+from limpet.server._http_api import json_response, read_json, run
+from limpet.server._operations import invoke
 
 if TYPE_CHECKING:
-    from ._mcp import McpApp
+    from limpet.server._mcp import McpApp
 
 __all__ = ["seed_routes"]
 

@@ -24,9 +24,8 @@ from mcp.server.lowlevel.server import NotificationOptions, Server
 from mcp.shared.exceptions import MCPError
 
 from limpet.anchoring import InternalError, LimpetError
-
-from ._operations import Operation, invoke, operations_for
-from ._service import Service
+from limpet.server._operations import Operation, invoke, operations_for
+from limpet.server._service import Service
 
 __all__ = ["McpApp", "build_mcp", "serve_stdio", "error_result", "EXTENSIONS"]
 

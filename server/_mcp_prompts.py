@@ -14,10 +14,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import mcp_types as types
+from mcp.shared.exceptions import MCPError
+
 from limpet.anchoring import InternalError, LimpetError, Thread
 from limpet.prompts import PROMPTS, PromptSpec, ToolSpec, get_prompt, prompt_spec
 from limpet.server._paths import STORE_DIRNAME
-from mcp.shared.exceptions import MCPError
 
 if TYPE_CHECKING:
     from limpet.server._mcp import McpApp

@@ -29,20 +29,24 @@ from typing import TYPE_CHECKING, Any
 import anyio
 import mcp_types as types
 import orjson
-from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, ResourcesListChanged, ResourceUpdated
+from mcp.server.subscriptions import (
+    InMemorySubscriptionBus,
+    ListenHandler,
+    ResourcesListChanged,
+    ResourceUpdated,
+)
 from mcp.shared.exceptions import MCPError
 
 from limpet.anchoring import TAGS, LimpetError, Thread
-
-from ._export import EXPORT_SCHEME, read_export
-from ._filters import ThreadFilter
-from ._mcp_review import REVIEW_URI
-from ._resources import PREFIX, View, parse_uri, read_uri, resource_uris, view_threads
-from ._review_store import REVIEW_CHANGED
-from ._watch import classify, watch_workspace
+from limpet.server._export import EXPORT_SCHEME, read_export
+from limpet.server._filters import ThreadFilter
+from limpet.server._mcp_review import REVIEW_URI
+from limpet.server._resources import PREFIX, View, parse_uri, read_uri, resource_uris, view_threads
+from limpet.server._review_store import REVIEW_CHANGED
+from limpet.server._watch import classify, watch_workspace
 
 if TYPE_CHECKING:
-    from ._mcp import McpApp
+    from limpet.server._mcp import McpApp
 
 __all__ = ["install", "Live"]
 

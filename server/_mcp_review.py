@@ -12,10 +12,10 @@ import mcp_types as types
 import orjson
 from mcp.shared.exceptions import MCPError
 
-from ._review_store import current
+from limpet.server._review_store import current
 
 if TYPE_CHECKING:
-    from ._mcp import McpApp
+    from limpet.server._mcp import McpApp
 
 __all__ = ["install", "REVIEW_URI"]
 

@@ -18,7 +18,7 @@ from pydantic import BaseModel, ValidationError
 from limpet.anchoring import InvalidArgument
 
 if TYPE_CHECKING:
-    from ._service import Service
+    from limpet.server._service import Service
 
 __all__ = ["GROUPS", "Operation", "REGISTRY", "operation", "invoke", "validate_args", "operations_for"]
 
@@ -114,7 +114,7 @@ def operations_for(groups: set[str] | None = None) -> list[Operation]:
 
 def _load_all_operation_modules() -> None:
     # Importing the modules registers their operations.
-    from . import _ops_threads  # noqa: F401
+    from limpet.server import _ops_threads  # noqa: F401
     for optional in ("_ops_paired", "_ops_feedback", "_ops_review"):
         try:
             __import__(f"{__package__}.{optional}")

@@ -14,11 +14,10 @@ import orjson
 from pydantic import BaseModel, Field
 
 from limpet.anchoring import LimpetError, StoreCorrupted, StoreError, Thread, ThreadNotFound
-
-from ._filters import ThreadFilter
-from ._operations import operation
-from ._schemas import Args, ThreadId
-from ._service import Service
+from limpet.server._filters import ThreadFilter
+from limpet.server._operations import operation
+from limpet.server._schemas import Args, ThreadId
+from limpet.server._service import Service
 
 T = TypeVar("T")
 OPEN = ThreadFilter(status="open")

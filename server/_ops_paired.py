@@ -14,13 +14,12 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, Field, WithJsonSchema
 
 from limpet.anchoring import Thread
-
-from ._filters import ThreadFilter, is_glob
-from ._ids import format_time
-from ._operations import operation
-from ._schemas import Args, Body, FilePath, TagName, ThreadId, ThreadOut
-from ._search import search_threads
-from ._service import Service
+from limpet.server._filters import ThreadFilter, is_glob
+from limpet.server._ids import format_time
+from limpet.server._operations import operation
+from limpet.server._schemas import Args, Body, FilePath, TagName, ThreadId, ThreadOut
+from limpet.server._search import search_threads
+from limpet.server._service import Service
 
 Line = Annotated[int, Field(ge=1, le=10_000_000, description="Line number (1-indexed)")]
 
@@ -260,7 +259,7 @@ def export_comments(svc: Service, a: ExportCommentsArgs) -> dict:
     """Export comments as JSON, Markdown, JSONL training data ({prompt, completion, metadata})
     or Parquet. The export is written under the workspace's .limpet/exports/ folder and
     returned as a resource link (small text exports are also embedded)."""
-    from ._export import export_to_folder
+    from limpet.server._export import export_to_folder
 
     opts = a.options or ExportOptionsArgs()
     flt = ThreadFilter(file=svc.normalize(a.filePath, "filePath") if a.filePath and "*" not in a.filePath

@@ -7,11 +7,11 @@ from typing import Annotated, Any, Literal
 import orjson
 from pydantic import BaseModel, BeforeValidator, Field, ValidationInfo, field_validator, model_validator
 
-from . import _review_store as reviews
-from ._operations import operation
-from ._review import MODES
-from ._schemas import Args
-from ._service import Service
+from limpet.server import _review_store as reviews
+from limpet.server._operations import operation
+from limpet.server._review import MODES
+from limpet.server._schemas import Args
+from limpet.server._service import Service
 
 ReviewMode = Literal["replace", "update-section", "append"]
 

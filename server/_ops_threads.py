@@ -7,9 +7,9 @@ from typing import Annotated
 
 from pydantic import BaseModel, Field
 
-from ._filters import ThreadFilter
-from ._operations import operation
-from ._schemas import (
+from limpet.server._filters import ThreadFilter
+from limpet.server._operations import operation
+from limpet.server._schemas import (
     Args,
     AuthorName,
     AuthorTypeName,
@@ -23,7 +23,7 @@ from ._schemas import (
     ThreadOut,
     ThreadResult,
 )
-from ._service import Service
+from limpet.server._service import Service
 
 Line = Annotated[int, Field(ge=1, le=10_000_000, description="1-based line number (inclusive)")]
 

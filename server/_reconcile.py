@@ -13,10 +13,9 @@ from dataclasses import dataclass, field
 from operator import attrgetter
 
 from limpet.anchoring import HistoryEvent, Thread, content_hash
-
-from ._ids import utc_now
-from ._paths import FileState, Workspace
-from ._store import ThreadStore
+from limpet.server._ids import utc_now
+from limpet.server._paths import FileState, Workspace
+from limpet.server._store import ThreadStore
 
 __all__ = ["Reconciler", "ReconcileReport", "HashCache"]
 

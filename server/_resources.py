@@ -12,9 +12,8 @@ from typing import Any
 from urllib.parse import quote, unquote
 
 from limpet.anchoring import TAGS, InvalidArgument, Thread
-
-from ._filters import ThreadFilter
-from ._service import Service
+from limpet.server._filters import ThreadFilter
+from limpet.server._service import Service
 
 __all__ = ["PREFIX", "View", "file_uri", "parse_uri", "read_uri", "render", "resource_uris", "view_threads"]
 

@@ -17,14 +17,14 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urlparse
 
 import orjson
-from limpet.anchoring import Anchor, InvalidPath, LimpetError, create_anchor
 
-from ._files import atomic_write
-from ._ids import utc_now
-from ._review import Reference, apply_mode, find_references
+from limpet.anchoring import Anchor, InvalidPath, LimpetError, create_anchor
+from limpet.server._files import atomic_write
+from limpet.server._ids import utc_now
+from limpet.server._review import Reference, apply_mode, find_references
 
 if TYPE_CHECKING:
-    from ._service import Service
+    from limpet.server._service import Service
 
 __all__ = ["REVIEW_DOC", "REVIEW_CHANGED", "present", "current", "read_selection", "write_selection",
            "clear_selection"]

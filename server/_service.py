@@ -21,12 +21,11 @@ from limpet.anchoring import (
     Thread,
     create_anchor,
 )
-
-from ._filters import ThreadFilter
-from ._ids import new_thread_id, utc_now
-from ._paths import Workspace
-from ._reconcile import ReconcileReport, Reconciler
-from ._store import DEFAULT_LOCK_TIMEOUT, ThreadStore
+from limpet.server._filters import ThreadFilter
+from limpet.server._ids import new_thread_id, utc_now
+from limpet.server._paths import Workspace
+from limpet.server._reconcile import Reconciler, ReconcileReport
+from limpet.server._store import DEFAULT_LOCK_TIMEOUT, ThreadStore
 
 __all__ = ["Service"]
 

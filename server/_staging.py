@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from limpet.anchoring import Anchor, HistoryEvent, StoreError, Thread, ThreadNotFound
 
 if TYPE_CHECKING:
-    from ._store import ThreadStore
+    from limpet.server._store import ThreadStore
 
 __all__ = ["StagedPositions"]
 

@@ -35,10 +35,9 @@ from limpet.anchoring import (
     ThreadNotFound,
     is_thread_id,
 )
-
-from ._files import atomic_write, cross_process_lock, remove_stale_temps
-from ._paths import FileState, Workspace
-from ._staging import StagedPositions
+from limpet.server._files import atomic_write, cross_process_lock, remove_stale_temps
+from limpet.server._paths import FileState, Workspace
+from limpet.server._staging import StagedPositions
 
 __all__ = ["ThreadStore", "dump_record", "GITIGNORE"]
 
@@ -248,7 +247,7 @@ class ThreadStore:
             raise
         except (ValueError, KeyError, TypeError, AttributeError, orjson.JSONDecodeError) as exc:
             self._recover(thread_id, path, exc)
-            raise AssertionError("unreachable")  # _recover always raises
+            raise AssertionError("unreachable") from exc  # _recover always raises
 
     @staticmethod
     def _parse(data: bytes) -> Thread:

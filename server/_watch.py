@@ -21,8 +21,8 @@ from pathlib import Path
 
 import anyio
 
-from ._files import TEMP_MARK
-from ._paths import IGNORED_DIRS, STORE_DIRNAME
+from limpet.server._files import TEMP_MARK
+from limpet.server._paths import IGNORED_DIRS, STORE_DIRNAME
 
 __all__ = ["Changes", "DEBOUNCE_MS", "classify", "thread_id_of", "watch_workspace"]
 

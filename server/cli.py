@@ -35,7 +35,7 @@ def _default_author() -> str:
 
 
 def _service(ctx: click.Context):
-    from ._service import Service
+    from limpet.server._service import Service
 
     obj = ctx.find_root().obj
     if "service" not in obj:
@@ -45,7 +45,7 @@ def _service(ctx: click.Context):
 
 def run_op(ctx: click.Context, name: str, args: dict[str, Any], human) -> None:
     """Invoke one operation and print its result; errors become messages and exit codes."""
-    from ._operations import invoke
+    from limpet.server._operations import invoke
 
     as_json = ctx.find_root().obj.get("json") or ctx.params.get("as_json")
     try:
@@ -228,7 +228,7 @@ def reconcile(ctx, file: str | None, as_json: bool) -> None:
 @click.pass_context
 def serve(ctx, tools: str | None, use_http: bool, host: str, port: int | None, token: str | None) -> None:
     """Run the MCP server (stdio by default) on the workspace."""
-    from ._operations import GROUPS
+    from limpet.server._operations import GROUPS
 
     groups = None
     if tools:
@@ -239,11 +239,11 @@ def serve(ctx, tools: str | None, use_http: bool, host: str, port: int | None, t
                                      param_hint="--tools")
     workspace = ctx.find_root().obj["workspace"]
     if use_http:
-        from ._http import serve_http
+        from limpet.server._http import serve_http
 
         serve_http(workspace, groups=groups, host=host, port=port, token=token)
     else:
-        from ._mcp import serve_stdio
+        from limpet.server._mcp import serve_stdio
 
         serve_stdio(workspace, groups=groups)
 
@@ -259,7 +259,7 @@ def _load_extra_commands() -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    from ._service import Service
+    from limpet.server._service import Service
 
     _load_extra_commands()
     try:

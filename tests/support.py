@@ -107,6 +107,7 @@ def http_server(workspace: Path, *, groups: set[str] | None = None, token: str |
     import time
 
     import uvicorn
+
     from limpet.server import Service
     from limpet.server._http import HttpServer, bind_socket, build_app
     from limpet.server._http_events import EventHub

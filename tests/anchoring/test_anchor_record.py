@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+
 from limpet.anchoring import _languages
 from limpet.anchoring._errors import InvalidAnchor
 from limpet.anchoring._reanchor import (

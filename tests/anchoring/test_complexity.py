@@ -14,6 +14,7 @@ import re
 from pathlib import Path
 
 import pytest
+
 from limpet.anchoring._complexity import cyclomatic_complexity
 from limpet.anchoring._languages import language_for_path
 

@@ -14,6 +14,7 @@ import random
 from pathlib import Path
 
 import pytest
+
 from limpet.anchoring import _languages, _symbols
 from limpet.anchoring._anchor import anchor_from_view, create_anchor, relocated
 from limpet.anchoring._fileview import FileView, file_view

@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from limpet.anchoring._reanchor import (
     WorkspaceIndex,
     content_hash,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
 from limpet.anchoring._reanchor import create_anchor, reanchor
 
 FUNCTIONS = [

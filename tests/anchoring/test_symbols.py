@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from limpet.anchoring import _languages
 from limpet.anchoring._complexity import cyclomatic_complexity, decision_points
 from limpet.anchoring._languages import available_queries, get_query, has_symbols, language_for_path, parse

@@ -5,6 +5,7 @@ settled on evidence (see anchoring/_bounds.py)."""
 from __future__ import annotations
 
 import pytest
+
 from limpet.anchoring import _languages
 from limpet.anchoring._reanchor import create_anchor, reanchor
 

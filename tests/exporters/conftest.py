@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
+
 from limpet.anchoring._anchor import create_anchor
 from limpet.anchoring._model import Comment, Decision, HistoryEvent, Snapshot, Thread
 from limpet.exporters import ExportItem

@@ -10,6 +10,7 @@ import orjson
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
 from limpet.anchoring._anchor import create_anchor
 from limpet.anchoring._errors import InvalidArgument
 from limpet.anchoring._model import (

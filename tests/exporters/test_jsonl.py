@@ -7,6 +7,7 @@ import io
 import orjson
 import pyarrow.json as pj
 import pytest
+
 from limpet.exporters import ExportItem, ExportOptions, get_exporter
 
 TOP = ["prompt", "completion", "metadata"]

@@ -7,6 +7,7 @@ import os
 from pathlib import Path
 
 import pytest
+
 from limpet.exporters import ExportOptions, get_exporter
 
 GOLDEN = Path(__file__).parent / "golden"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 
 import pytest
+
 from limpet.anchoring._errors import InvalidArgument
 from limpet.exporters import FORMATS, ExportOptions, get_exporter
 

@@ -13,6 +13,7 @@ import pyarrow as pa
 import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 import pytest
+
 from limpet.anchoring._errors import InvalidArgument
 from limpet.exporters import PARQUET_SCHEMA, ExportItem, ExportOptions, get_exporter
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pytest
+
 from limpet.anchoring import Comment, Decision, HistoryEvent, Snapshot, Thread, create_anchor
 from limpet.prompts import ToolSpec
 

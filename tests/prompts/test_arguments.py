@@ -4,6 +4,7 @@ field-level errors; unknown files and paths get the contract's codes."""
 from __future__ import annotations
 
 import pytest
+
 from limpet.anchoring import FileNotFound, InvalidArgument, InvalidPath
 from limpet.prompts import PROMPTS, gather_explain_complexity, get_prompt, review_code
 

@@ -9,6 +9,7 @@ import os
 from pathlib import Path
 
 import pytest
+
 from limpet.prompts import get_prompt
 
 GOLDEN = Path(__file__).parent / "golden"

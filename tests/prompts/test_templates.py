@@ -10,6 +10,7 @@ from dataclasses import fields
 import jinja2
 import jinja2.meta
 import pytest
+
 from limpet.anchoring import LimpetError
 from limpet.prompts import PROMPTS, TEMPLATE_DATA, TemplateFailure, builtin_template_source, get_prompt
 

@@ -11,8 +11,9 @@ import time
 
 import httpx
 import pytest
-from limpet.server._http import PORT_RANGE, bind_socket
 from support import http_server
+
+from limpet.server._http import PORT_RANGE, bind_socket
 
 ROUTES = ("/", "/api/files", "/mcp/status", "/mcp/list_tools")
 

@@ -6,6 +6,7 @@ import json
 
 import orjson
 import pytest
+
 from limpet.anchoring import LimpetError
 from limpet.server import invoke
 from limpet.server._review import apply_mode, find_references
