@@ -250,7 +250,7 @@ def serve(ctx, tools: str | None, use_http: bool, host: str, port: int | None, t
 
 def _load_extra_commands() -> None:
     # Commands that live in their own modules (export, import, prompt) register themselves.
-    for name in ("_cli_export", "_cli_prompt"):
+    for name in ("_cli_export", "_cli_prompt", "_cli_more"):
         try:
             __import__(f"{__package__}.{name}")
         except ModuleNotFoundError as exc:

@@ -78,3 +78,31 @@ def test_every_command_is_documented_in_the_readme():
         assert f"limpet {name}" in readme, f"README does not document `limpet {name}`"
         assert command.help, f"`limpet {name}` has no help text"
     assert CliRunner().invoke(cli, ["--help"]).exit_code == 0
+
+
+def test_edit_move_search_delete_use_the_paired_operations(limpet_cmd, workspace):
+    code, out, err = run(limpet_cmd, workspace, "add", "src/auth.py:10-14", "Handle expired tokens", "--json")
+    assert code == 0, err
+    tid = json.loads(out)["thread"]["id"]
+    code, out, _ = run(limpet_cmd, workspace, "edit", tid, "Reject expired tokens", "--json")
+    thread = json.loads(out)["thread"]
+    assert thread["comments"][0]["body"] == "Reject expired tokens"
+    code, out, _ = run(limpet_cmd, workspace, "search", "reject", "--file", "src/*.py", "--json")
+    assert code == 0 and [t["id"] for t in json.loads(out)["results"]] == [tid]
+    code, out, _ = run(limpet_cmd, workspace, "move", tid, "src/auth.py:2", "--json")
+    assert code == 0 and json.loads(out)["thread"]["line_start"] == 2 and json.loads(out)["commentId"] == tid
+    code, _, err = run(limpet_cmd, workspace, "delete", tid)  # no terminal to confirm on: refused
+    assert code == 2 and "--yes" in err
+    code, out, _ = run(limpet_cmd, workspace, "delete", tid, "--yes")
+    assert code == 0 and f"deleted {tid}" in out
+    code, out, _ = run(limpet_cmd, workspace, "list", "--json")
+    assert json.loads(out)["threads"] == []
+
+
+def test_paired_commands_give_the_tools_errors(limpet_cmd, workspace):
+    code, _, err = run(limpet_cmd, workspace, "edit", "not-an-id", "x")
+    assert code == 2 and "INVALID_ARGUMENT (commentId): Invalid thread ID format" in err
+    code, _, err = run(limpet_cmd, workspace, "move", "c_1", "src/auth.py:2")
+    assert code == 3 and "THREAD_NOT_FOUND" in err
+    code, out, _ = run(limpet_cmd, workspace, "search", "(unclosed", "--json")
+    assert code == 2 and json.loads(out)["error"]["field"] == "query"
