@@ -6,6 +6,7 @@ Never skipped: the fixture installs Debian's chromium when it is missing (CI run
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import threading
@@ -20,7 +21,10 @@ from support import http_server
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
-SCREENSHOT = Path(__file__).resolve().parents[2] / "docs" / "screenshot.png"
+ROOT = Path(__file__).resolve().parents[2]
+# The test artifact (git-ignored); LIMPET_UPDATE_DOCS=1 also refreshes the README's copy.
+SCREENSHOT = ROOT / "test-artifacts" / "screenshot.png"
+DOCS_SCREENSHOT = ROOT / "docs" / "screenshot.png"
 
 
 def _install_chromium() -> None:
@@ -238,6 +242,9 @@ def test_drifted_and_orphaned_threads_look_different_and_orphans_are_listed(page
     expect(page.locator("#review button.ref.health-orphaned")).to_have_count(1)
     SCREENSHOT.parent.mkdir(exist_ok=True)
     page.screenshot(path=str(SCREENSHOT))
+    assert SCREENSHOT.stat().st_size > 10_000
+    if os.environ.get("LIMPET_UPDATE_DOCS") == "1":
+        shutil.copyfile(SCREENSHOT, DOCS_SCREENSHOT)
 
 
 def test_the_page_is_keyboard_usable(page, site):
