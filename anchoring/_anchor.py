@@ -224,13 +224,19 @@ def choose_symbol(view: FileView, first: int, last: int) -> tuple[SymbolView | N
 
 def _context(view: FileView, row: int, step: int) -> str:
     """Up to CONTEXT_ROWS stripped non-blank rows next to the range, nearest first."""
-    rows, out, size = view.rows, [], 0
-    row += step
-    while 0 <= row < len(rows) and len(out) < CONTEXT_ROWS and size < CONTEXT_CHARS:
-        if rows[row]:
-            out.append(rows[row])
-            size += len(rows[row])
-        row += step
+    rows, nonblank = view.rows, view.nonblank
+    if step < 0:
+        at = bisect_left(nonblank, row)
+        near = nonblank[max(at - CONTEXT_ROWS, 0) : at][::-1]
+    else:
+        at = bisect_right(nonblank, row)
+        near = nonblank[at : at + CONTEXT_ROWS]
+    out, size = [], 0
+    for r in near:
+        if size >= CONTEXT_CHARS:
+            break
+        out.append(rows[r])
+        size += len(rows[r])
     return "\n".join(out)[:CONTEXT_CHARS]
 
 

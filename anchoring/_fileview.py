@@ -14,7 +14,7 @@ from threading import Lock
 
 from limpet.anchoring import _languages, _symbols
 from limpet.anchoring._fingerprint import blind_hash, norm_hash, sketch, structure_hash, token_count
-from limpet.anchoring._text import LineTable, content_hash
+from limpet.anchoring._text import LineTable, content_hash, short_hash
 
 VIEW_CACHE_SIZE = 64
 
@@ -24,9 +24,17 @@ class SymbolView:
     """A symbol plus the evidence the cascade compares (computed on demand)."""
 
     symbol: _symbols.Symbol
-    text: str  # the definition node's text
-    index: int  # position in the file's symbol list
+    source: bytes = field(repr=False)  # the file's bytes (text is decoded on first use)
+    index: int = 0  # position in the file's symbol list
+    lines: LineTable | None = field(default=None, repr=False)  # the file's line table and
+    rows: list[str] | None = field(default=None, repr=False)  # stripped rows (for norm_hash)
     _memo: dict = field(default_factory=dict, repr=False)
+
+    @property
+    def text(self) -> str:
+        """The definition node's text."""
+        return self._get("text", lambda: self.source[self.symbol.start_byte : self.symbol.end_byte].decode(
+            "utf-8", "replace"))
 
     @property
     def name(self) -> str:
@@ -60,7 +68,18 @@ class SymbolView:
 
     @property
     def norm_hash(self) -> str:
-        return self._get("norm", lambda: norm_hash(self.text))
+        return self._get("norm", self._norm_hash)
+
+    def _norm_hash(self) -> str:
+        """norm_hash(text), from the file's stripped rows when the symbol spans whole rows
+        (only spaces around it on its first and last row): no decoding, no re-stripping."""
+        s, lines = self.symbol, self.lines
+        if lines is not None and self.rows is not None:
+            lead = self.source[lines.starts[s.start_line] : s.start_byte]
+            tail = self.source[s.end_byte : lines.line_span(s.end_line)[1]]
+            if not lead.strip() and not tail.strip():
+                return short_hash("\n".join(r for r in self.rows[s.start_line : s.end_line + 1] if r))
+        return norm_hash(self.text)
 
     @property
     def blind_hash(self) -> str:
@@ -106,11 +125,8 @@ class FileView:
             raw = _symbols.nest(_symbols.select(self.matches))
         except Exception:  # noqa: BLE001 - a grammar failure degrades to text-only anchoring
             return []
-        src = self.source
-        return [
-            SymbolView(s, src[s.start_byte : s.end_byte].decode("utf-8", "replace"), i)
-            for i, s in enumerate(raw)
-        ]
+        src, lines, rows = self.source, self.lines, self.rows
+        return [SymbolView(s, src, i, lines, rows) for i, s in enumerate(raw)]
 
     def _matches(self) -> list[_symbols.Match]:
         """Parse and query; from an earlier version, both only where the edit reaches."""
@@ -118,7 +134,7 @@ class FileView:
         if previous is None or previous.language != self.language or previous.tree is None:
             self.tree = _languages.parse(self.language, self.source)
             return _symbols.query_matches(self.language, self.tree)
-        edit = _edit_between(previous.source, self.source)
+        edit = self._edit_from(previous)
         old_tree = _edited_tree(previous.tree, previous.source, self.source, edit)
         self.tree = _languages.parse(self.language, self.source, old_tree)
         if previous.matches is None:
@@ -169,6 +185,11 @@ class FileView:
         return rows[: self.lines.count]
 
     @cached_property
+    def nonblank(self) -> list[int]:
+        """Rows with text, in order (bisectable: context is read from here)."""
+        return [row for row, text in enumerate(self.rows) if text]
+
+    @cached_property
     def row_index(self) -> dict[str, list[int]]:
         """Stripped non-blank row text -> rows where it occurs."""
         index: dict[str, list[int]] = {}
@@ -187,6 +208,29 @@ class FileView:
             return True
         return self.text(first, last) == text  # CRLF, a BOM, invalid UTF-8
 
+    def shifted_rows(self, base_hash: str, first: int, last: int) -> tuple[int, int] | None:
+        """Rows [first, last] (0-based) of the version `base_hash`, where they are now, when the
+        edit since that version left them byte-identical (it lies wholly before or after them)."""
+        key = ("edit", base_hash)
+        if key not in self.memo:
+            base = cached_view_of(self.language, base_hash)
+            self.memo[key] = None if base is None or base is self else self._edit_from(base)
+        edit = self.memo[key]
+        if edit is None:
+            return None
+        if last < edit.start_row:
+            return first, last
+        if first > edit.old_end_row:
+            delta = edit.new_end_row - edit.old_end_row
+            return first + delta, last + delta
+        return None
+
+    def _edit_from(self, base: FileView) -> _symbols.Edit:
+        key = ("edit", base.hash)
+        if self.memo.get(key) is None:
+            self.memo[key] = _edit_between(base.source, self.source)
+        return self.memo[key]
+
     def innermost(self, first: int, last: int) -> SymbolView | None:
         """The smallest symbol whose rows contain [first, last]."""
         best = None
@@ -202,7 +246,8 @@ def _edit_between(old: bytes, new: bytes) -> _symbols.Edit:
     start = _common_prefix(old, new)
     tail = _common_prefix(old[start:][::-1], new[start:][::-1])
     old_end, new_end = len(old) - tail, len(new) - tail
-    return _symbols.Edit(start, old_end, new_end, old.count(b"\n", 0, old_end), new.count(b"\n", 0, new_end))
+    return _symbols.Edit(start, old_end, new_end, old.count(b"\n", 0, old_end), new.count(b"\n", 0, new_end),
+                         new.count(b"\n", 0, start))
 
 
 def _edited_tree(tree, old: bytes, new: bytes, edit: _symbols.Edit):
@@ -260,5 +305,9 @@ def file_view(path: str, source: bytes, digest: str | None = None, previous: str
 
 
 def cached_view(path: str, digest: str) -> FileView | None:
+    return cached_view_of(_languages.language_for_path(path), digest)
+
+
+def cached_view_of(language: str | None, digest: str) -> FileView | None:
     with _cache_lock:
-        return _cache.get((_languages.language_for_path(path), digest))
+        return _cache.get((language, digest))

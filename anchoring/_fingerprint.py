@@ -6,6 +6,7 @@ values can be stored in an anchor and compared by a later run.
 
 from __future__ import annotations
 
+import contextlib
 import zlib
 
 from rapidfuzz.distance import Indel
@@ -122,6 +123,20 @@ def blind_similarity(a: str, a_name: str | None, b: str, b_name: str | None) -> 
 
 def name_filter(names: list[str]) -> str:
     """A small Bloom filter (hex) of names: 'was this name here before?' without storing them."""
+    key = tuple(names)
+    found = _filters.get(key)
+    if found is None:
+        found = _filters[key] = _name_filter(key)
+        if len(_filters) > 256:  # a scope's names rarely change between two versions of a file
+            with contextlib.suppress(KeyError, RuntimeError, StopIteration):  # racing threads
+                del _filters[next(iter(_filters))]
+    return found
+
+
+_filters: dict[tuple[str, ...], str] = {}
+
+
+def _name_filter(names: tuple[str, ...]) -> str:
     distinct = sorted(set(names))
     if not distinct:
         return ""

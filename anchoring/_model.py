@@ -8,7 +8,8 @@ a field. Positions come from the thread's `Anchor`, which the engine owns.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields
+from operator import attrgetter
 from typing import Any, Literal
 
 from limpet.anchoring._anchor import Anchor
@@ -168,7 +169,14 @@ class Thread:
         return self.comments[0].body if self.comments else ""
 
     def evolve(self, **changes: Any) -> Thread:
-        return replace(self, **changes)
+        # By hand: dataclasses.replace re-validates every field on each call (a reconcile
+        # evolves every thread it moves).
+        values = list(_thread_values(self))
+        for name, value in changes.items():
+            if name not in _THREAD_INDEX:
+                raise TypeError(f"Thread has no field {name!r}")
+            values[_THREAD_INDEX[name]] = value
+        return Thread(*values)
 
     # -- storage -------------------------------------------------------------------------
     def to_record(self) -> dict[str, Any]:
@@ -246,3 +254,8 @@ class Thread:
             "comments": [c.to_dict() for c in self.comments],
             "history": [h.to_dict() for h in self.history],
         }
+
+
+_THREAD_FIELDS = tuple(f.name for f in fields(Thread))
+_THREAD_INDEX = {name: i for i, name in enumerate(_THREAD_FIELDS)}
+_thread_values = attrgetter(*_THREAD_FIELDS)

@@ -4,6 +4,9 @@ The cascade, first acceptance wins (each step accepts only a unique best
 candidate with a margin over the runner-up):
 
     unchanged  content hash equal: nothing to do, no parse
+    shifted    the file's one edit since the anchor's version (a diff against
+               that version's cached view) left the anchored lines and their
+               symbol intact: they moved by its line count (method "exact")
     exact      the anchored lines (whitespace-blind) occur in the file; a
                whole-symbol anchor then takes its symbol's current extent
     symbol     the same qualified symbol; whole-symbol anchors take its new
@@ -40,6 +43,7 @@ from limpet.anchoring._steps_local import (
     follow_symbol_extent,
     fuzzy_step,
     renamed_step,
+    shifted_step,
     symbol_step,
 )
 from limpet.anchoring._steps_moved import moved_step
@@ -79,7 +83,7 @@ def find(anchor: Anchor, source: bytes | None, index: WorkspaceIndex | None) -> 
     if source is None:
         return moved_step(anchor, index, exact_only=True) or moved_step(anchor, index)
     view = file_view(anchor.file, source, source_hash(source), previous=anchor.content_hash)
-    hit = exact_step(anchor, view)
+    hit = shifted_step(anchor, view) or exact_step(anchor, view)
     if hit is not None:
         return follow_symbol_extent(anchor, hit)
     hit, sim, symbol_exists = symbol_step(anchor, view)

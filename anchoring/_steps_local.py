@@ -46,6 +46,22 @@ class Hit:
     confidence: float
 
 
+def shifted_step(anchor: Anchor, view: FileView) -> Hit | None:
+    """The file changed in one region clear of the anchored lines and their symbol, since the
+    version the anchor was made on (a diff, not a search): they moved by the edit's line count."""
+    first, last = anchor.line_start - 1, anchor.line_end - 1
+    lo, hi = first, last
+    if anchor.symbol_start is not None and anchor.symbol_end is not None:
+        lo, hi = min(lo, anchor.symbol_start - 1), max(hi, anchor.symbol_end - 1)
+    rows = view.shifted_rows(anchor.content_hash, lo, hi)
+    if rows is None:
+        return None
+    first, last = first + rows[0] - lo, last + rows[0] - lo
+    if not 0 <= first <= last < view.line_count or not view.has_text(first, last, anchor.selected_text):
+        return None
+    return Hit(anchor.file, view, first, last, "exact", 1.0)
+
+
 def exact_step(anchor: Anchor, view: FileView) -> Hit | None:
     rows = quote_rows(anchor.selected_text)
     if not any(rows):

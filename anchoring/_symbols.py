@@ -100,6 +100,7 @@ class Edit(NamedTuple):
     new_end: int
     old_end_row: int
     new_end_row: int
+    start_row: int = 0
 
 
 def _tree(language: str, tree_or_source) -> tree_sitter.Tree:

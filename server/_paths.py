@@ -92,24 +92,47 @@ class Workspace:
 
     def absolute(self, rel: str, field: str = "file") -> Path:
         """The real on-disk path of a normalized path; symlinks must stay inside the workspace."""
-        path = self.root / rel
+        return Path(self._real(rel, field)[0])
+
+    def _real(self, rel: str, field: str) -> tuple[str, os.stat_result | None]:
+        """(real path, its stat when it exists). Walks the components below the (already
+        real) root with lstat; only a path holding a symlink pays for a full realpath."""
+        path, st = self._root_str, None
+        for part in rel.split("/"):
+            path = f"{path}{os.sep}{part}"
+            try:
+                st = os.lstat(path)
+            except FileNotFoundError:
+                return os.path.join(self._root_str, rel), None  # as realpath(strict=False) would
+            except OSError:
+                break
+            if stat.S_ISLNK(st.st_mode):
+                break
+        else:
+            return self._checked(path, rel, field), st
         try:
-            resolved = path.resolve(strict=False)
-        except (OSError, RuntimeError):  # symlink loop
+            resolved = os.path.realpath(os.path.join(self._root_str, rel))
+        except (OSError, RuntimeError, ValueError):  # symlink loop
             raise InvalidPath("Path is a symlink loop", field=field, details={"path": rel}) from None
-        if resolved != self.root and self.root not in resolved.parents:
+        return self._checked(resolved, rel, field), None
+
+    def _checked(self, resolved: str, rel: str, field: str) -> str:
+        root = self._root_str
+        if resolved == root:
+            return resolved
+        if not resolved.startswith(root) or resolved[len(root)] != os.sep:
             raise InvalidPath("Path resolves outside the workspace (symlink)", field=field, details={"path": rel})
-        inner = resolved.relative_to(self.root).parts
-        if inner and inner[0] in PROTECTED_DIRS:
-            raise InvalidPath(f"'{inner[0]}/' is not commentable", field=field, details={"path": rel})
+        top = resolved[len(root) + 1 :].split(os.sep, 1)[0]
+        if top in PROTECTED_DIRS:
+            raise InvalidPath(f"'{top}/' is not commentable", field=field, details={"path": rel})
         return resolved
 
     # -- reading -------------------------------------------------------------------------
     def read(self, rel: str, field: str = "file") -> bytes:
         """Bytes of a workspace file, or FILE_NOT_FOUND / INVALID_PATH."""
-        path = self.absolute(rel, field)
+        path, st = self._real(rel, field)
         try:
-            st = path.stat()
+            st = st or os.stat(path)
         except FileNotFoundError:
             raise FileNotFound(f"File not found: {rel}", field=field, details={"filePath": rel}) from None
         except OSError as exc:
@@ -117,7 +140,8 @@ class Workspace:
         if not stat.S_ISREG(st.st_mode):
             raise InvalidPath(f"Not a regular file: {rel}", field=field, details={"path": rel})
         try:
-            return path.read_bytes()
+            with open(path, "rb") as fh:
+                return fh.read()
         except FileNotFoundError:
             raise FileNotFound(f"File not found: {rel}", field=field, details={"filePath": rel}) from None
         except OSError as exc:

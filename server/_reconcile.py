@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from itertools import chain
 from operator import attrgetter
 
 from limpet.anchoring import HistoryEvent, Thread, content_hash
@@ -107,14 +108,17 @@ class Reconciler:
             self.index.update(self.hashes.workspace_hashes(), self.ws.read_or_none)
             self._index_primed = True
 
-    def run(self, threads: list[Thread], by_file: dict[str, list[Thread]] | None = None) -> ReconcileReport:
+    def run(self, threads: list[Thread] | None, by_file: dict[str, list[Thread]] | None = None) -> ReconcileReport:
         """Re-anchor `threads` (caller holds the store lock) and persist what changed.
-        `by_file` may pass the same threads already grouped by file (the store keeps one)."""
-        report = ReconcileReport(checked=len(threads))
+        `by_file` may pass the same threads already grouped by file (the store keeps one);
+        threads may then be None."""
         if by_file is None:
             by_file = defaultdict(list)
-            for t in threads:
+            for t in threads or ():
                 by_file[t.anchor.file].append(t)
+        if threads is None:
+            threads = list(chain.from_iterable(by_file.values()))
+        report = ReconcileReport(checked=len(threads))
         sources: dict[str, bytes] = {}  # read while hashing: not read twice
         stale_files = sorted(self._stale_files(by_file, sources))
         if stale_files:

@@ -246,7 +246,7 @@ class Service:
             if file:
                 report = self.reconciler.run(self._select(flt))
             else:  # the whole store: reuse its grouping by file
-                report = self.reconciler.run(self.store.all(), self.store.by_file())
+                report = self.reconciler.run(None, self.store.by_file())
         self._notify({t.anchor.file for t in report.changed})
         return report
 

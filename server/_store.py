@@ -20,7 +20,7 @@ from __future__ import annotations
 import contextlib
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +28,7 @@ import orjson
 
 from limpet.anchoring import (
     SCHEMA_VERSION,
+    FileNotFound,
     StoreCorrupted,
     StoreError,
     StoreTooNew,
@@ -36,6 +37,7 @@ from limpet.anchoring import (
     is_thread_id,
 )
 from limpet.server._files import atomic_write, cross_process_lock, remove_stale_temps
+from limpet.server._order import ThreadOrder
 from limpet.server._paths import FileState, Workspace
 from limpet.server._staging import StagedPositions
 
@@ -61,9 +63,7 @@ class ThreadStore:
         self.lock_timeout = lock_timeout
         self._cache: dict[str, tuple[FileState, Thread]] = {}
         self._all_key: tuple[Any, ...] | None = None
-        self._sorted: list[Thread] | None = None  # derived from _cache; None when stale
-        self._by_file: dict[str, list[Thread]] | None = None
-        self._restage: set[str] = set()  # files whose threads were staged: re-sort just those
+        self._order = ThreadOrder(lambda: (t for _, t in self._cache.values()), lambda i: self._cache[i][1])
         self._locked = False
         self._dirty = False
         self._initialized = False
@@ -76,7 +76,10 @@ class ThreadStore:
         if self._locked:  # re-entrant within this store object
             yield self
             return
-        self.dir.mkdir(parents=True, exist_ok=True)
+        if not self.ws.root.is_dir():  # deleted under us: never recreate it just to write a store
+            raise FileNotFound(f"Workspace directory no longer exists: {self.ws.root}", field="workspace",
+                               details={"workspace": str(self.ws.root)})
+        self.dir.mkdir(exist_ok=True)
         with cross_process_lock(self.dir / "lock", self.lock_timeout):
             self._locked = True
             self._dirty = False
@@ -96,32 +99,38 @@ class ThreadStore:
         # Once per store object: checked again only if the store folder vanished.
         if self._initialized and self.threads_dir.is_dir():
             return
-        self.check_schema()
         meta = self.dir / "store.json"
-        if not meta.exists():
+        if not self.check_schema():  # missing, or damaged: keep a damaged one aside, write it anew
+            with contextlib.suppress(FileNotFoundError):
+                atomic_write(self.corrupt_dir / f"store.json.{time.time_ns()}", meta.read_bytes())
             atomic_write(meta, dump_record({"schema": SCHEMA_VERSION}))
         gitignore = self.dir / ".gitignore"
         if not gitignore.exists() or gitignore.read_text() != GITIGNORE:
             atomic_write(gitignore, GITIGNORE.encode())
         self.threads_dir.mkdir(exist_ok=True)
-        remove_stale_temps(self.threads_dir)
-        remove_stale_temps(self.backup_dir / "threads")
+        # A writer killed mid-write leaves a temp file: in any folder written under the lock.
+        for folder in (self.dir, self.threads_dir, self.backup_dir, self.backup_dir / "threads",
+                       self.dir / "reviews", self.backup_dir / "reviews", self.corrupt_dir):
+            remove_stale_temps(folder)
+        remove_stale_temps(self.cache_dir, only_dead_writers=True)  # also written lock-free
         self._initialized = True
 
-    def check_schema(self) -> None:
+    def check_schema(self) -> bool:
+        """StoreTooNew for a newer store; False when the marker is missing or damaged."""
         meta = self.dir / "store.json"
         try:
             data = orjson.loads(meta.read_bytes())
             version = int(data["schema"])
         except FileNotFoundError:
-            return
+            return False
         except (orjson.JSONDecodeError, KeyError, TypeError, ValueError):
-            return  # rewritten below by _initialize; thread files carry their own version too
+            return False  # rewritten by _initialize; thread files carry their own version too
         if version > SCHEMA_VERSION:
             raise StoreTooNew(
                 f"This store was written by a newer limpet (schema {version}; this limpet reads {SCHEMA_VERSION})",
                 details={"schema": version, "supported": SCHEMA_VERSION},
             )
+        return True
 
     @property
     def initialized(self) -> bool:
@@ -150,16 +159,15 @@ class ThreadStore:
     # -- reading ---------------------------------------------------------------------------
     def _cache_set(self, thread_id: str, entry: tuple[FileState, Thread] | None) -> None:
         if entry is None:
-            if self._cache.pop(thread_id, None) is None:
+            old = self._cache.pop(thread_id, None)
+            if old is None:
                 return
         else:
             old = self._cache.get(thread_id)
             self._cache[thread_id] = entry
             if old is not None and old[1] is entry[1]:
                 return
-        self._sorted = None
-        self._by_file = None
-        self._restage.clear()
+        self._order.changed(old[1] if old else None, entry[1] if entry else None)
 
     def path_of(self, thread_id: str) -> Path:
         return self.threads_dir / f"{thread_id}.json"
@@ -186,16 +194,21 @@ class ThreadStore:
 
     def all(self) -> list[Thread]:
         """Every thread, sorted by (file, line_start, id)."""
+        self._refresh()
+        return self._order.sorted()
+
+    def _refresh(self) -> None:
+        """Bring the cache up to date with the threads folder (nothing to do when unchanged)."""
         key = self._snapshot_key()
         if key == self._all_key and key[0] is not None:
-            return self._sorted_cache()
+            return
         try:
             names = [e.name for e in os.scandir(self.threads_dir) if e.name.endswith(".json")]
         except FileNotFoundError:
             for stale in list(self._cache):
                 self._cache_set(stale, None)
             self._all_key = key
-            return []
+            return
         ids = {n[:-5] for n in names if is_thread_id(n[:-5])}
         for stale in set(self._cache) - ids:
             self._cache_set(stale, None)
@@ -203,36 +216,11 @@ class ThreadStore:
             with contextlib.suppress(ThreadNotFound):
                 self.get(thread_id)
         self._all_key = key
-        return self._sorted_cache()
-
-    def _sorted_cache(self) -> list[Thread]:
-        if self._restage:
-            self._apply_restage()
-        if self._sorted is None:
-            threads = [t for _, t in self._cache.values()]
-            threads.sort(key=_position)
-            self._sorted = threads
-        return list(self._sorted)
-
-    def _apply_restage(self) -> None:
-        # Staged re-anchoring moved threads within their files: re-sort those files only
-        # (new lists in a new dict: callers may still hold the old ones).
-        by_file = dict(self._by_file or {})
-        for path in self._restage:
-            by_file[path] = sorted((self._cache[t.id][1] for t in by_file[path]), key=_position)
-        self._restage.clear()
-        self._by_file = by_file
-        self._sorted = [t for path in sorted(by_file) for t in by_file[path]]
 
     def by_file(self) -> dict[str, list[Thread]]:
         """file → its threads by line, from the same snapshot as `all` (do not mutate)."""
-        self.all()
-        if self._by_file is None:
-            by_file: dict[str, list[Thread]] = {}
-            for t in self._sorted or ():
-                by_file.setdefault(t.anchor.file, []).append(t)
-            self._by_file = by_file
-        return self._by_file
+        self._refresh()
+        return self._order.by_file()
 
     def for_file(self, rel: str) -> list[Thread]:
         """Threads on one file, by line."""
@@ -332,10 +320,8 @@ class ThreadStore:
         self.staged.stage(base, updated)
         if entry is None:
             return
-        path = updated.anchor.file
-        if self._by_file is not None and path == entry[1].anchor.file and path in self._by_file:
-            self._cache[base.id] = (entry[0], updated)  # same file: only its order may change
-            self._restage.add(path)
+        if self._order.moved_within(entry[1], updated.anchor.file):
+            self._cache[base.id] = (entry[0], updated)  # same file: re-sorted when next read
         else:
             self._cache_set(base.id, (entry[0], updated))
 
@@ -376,25 +362,54 @@ class ThreadStore:
         self._cache_set(thread_id, None)
 
     # -- other documents (reviews, caches) ----------------------------------------------------
-    def read_document(self, rel: str) -> dict[str, Any] | None:
+    def read_document(self, rel: str, check: Callable[[dict[str, Any]], None] | None = None,
+                      ) -> dict[str, Any] | None:
+        """A store document (e.g. the review), or None when there is none. `check` vets its
+        shape (ValueError: corrupt; StoreTooNew: written by a newer limpet, refused as is).
+        A corrupt one is kept aside, restored from its backup and reported once, like threads."""
         path = self.dir / rel
         try:
-            data = orjson.loads(path.read_bytes())
+            data = path.read_bytes()
         except FileNotFoundError:
             return None
-        except orjson.JSONDecodeError:
-            backup = self.backup_dir / rel
+        try:
+            return _parse_document(data, check)
+        except (ValueError, TypeError, KeyError) as exc:  # orjson.JSONDecodeError is a ValueError
+            self._recover_document(rel, check, exc)  # raises, unless the document vanished meanwhile
+            return None
+
+    def _recover_document(self, rel: str, check: Callable[[dict[str, Any]], None] | None, exc: Exception) -> None:
+        """Keep the damaged bytes aside, restore the backup, raise StoreCorrupted."""
+        path, backup, shown = self.dir / rel, self.backup_dir / rel, f".limpet/{rel}"
+        with self.transaction():
             try:
-                data = orjson.loads(backup.read_bytes())
-            except (OSError, orjson.JSONDecodeError):
-                raise StoreCorrupted(f"Store file .limpet/{rel} is corrupted and has no valid backup") from None
-            with self.transaction():
-                atomic_write(path, backup.read_bytes())
-            raise StoreCorrupted(
-                f"Store file .limpet/{rel} was corrupted; recovered from backup. Retry the call.",
-                details={"file": f".limpet/{rel}", "recovered": True},
-            ) from None
-        return data if isinstance(data, dict) else None
+                damaged = path.read_bytes()
+                _parse_document(damaged, check)
+                repaired = True  # another process repaired it meanwhile
+            except FileNotFoundError:
+                return
+            except (ValueError, TypeError, KeyError):
+                repaired = False
+            if repaired:
+                raise StoreCorrupted(f"Store file {shown} was corrupted and has been repaired; retry the call",
+                                     details={"file": shown, "recovered": True})
+            aside = self.corrupt_dir / f"{path.name}.{time.time_ns()}"
+            atomic_write(aside, damaged)
+            try:
+                good = backup.read_bytes()
+                _parse_document(good, check)
+                atomic_write(path, good)
+                restored = True
+            except (OSError, ValueError, TypeError, KeyError):
+                path.unlink()  # kept aside above; the next read finds no document
+                restored = False
+        kept = aside.relative_to(self.ws.root).as_posix()
+        raise StoreCorrupted(
+            f"Store file {shown} was corrupted; "
+            + ("recovered from backup" if restored else "no valid backup exists")
+            + f", corrupt copy kept at {kept}." + (" Retry the call." if restored else ""),
+            details={"file": shown, "recovered": restored, "kept_at": kept, "reason": str(exc)[:200]},
+        )
 
     def write_document(self, rel: str, record: dict[str, Any]) -> None:
         if not self._locked:
@@ -405,5 +420,10 @@ class ThreadStore:
         atomic_write(self.dir / rel, data)
 
 
-def _position(t: Thread) -> tuple[str, int, str]:
-    return (t.anchor.file, t.anchor.line_start, t.id)
+def _parse_document(data: bytes, check: Callable[[dict[str, Any]], None] | None) -> dict[str, Any]:
+    record = orjson.loads(data)
+    if not isinstance(record, dict):
+        raise ValueError("not a JSON object")
+    if check is not None:
+        check(record)
+    return record

@@ -1,0 +1,108 @@
+"""The store's threads in reading order, kept up to date as threads change.
+
+Two derived views of the cached threads: every thread sorted by (file, line, id), and the
+same grouped by file. A write changes them in place of a re-sort: the thread is taken out
+of its old place and inserted at its new one (bisect), so a write to a store of 100,000
+threads costs a list insertion, not a sort of everything. Re-anchoring stages many moves at
+once; those files are re-sorted once, when the order is next read.
+
+`by_file` hands out its dict and lists: once handed out they are replaced, never mutated.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, insort
+from collections.abc import Callable, Iterable
+
+from limpet.anchoring import Thread
+
+__all__ = ["ThreadOrder", "position"]
+
+
+def position(t: Thread) -> tuple[str, int, str]:
+    return (t.anchor.file, t.anchor.line_start, t.id)
+
+
+class ThreadOrder:
+    def __init__(self, current: Callable[[], Iterable[Thread]], lookup: Callable[[str], Thread]) -> None:
+        self._current = current  # every cached thread, any order
+        self._lookup = lookup  # a cached thread by id
+        self._sorted: list[Thread] | None = None
+        self._by_file: dict[str, list[Thread]] | None = None
+        self._restage: set[str] = set()  # files whose threads moved within them (staged)
+        self._shared = False  # _by_file was handed out: copy the dict before changing it
+
+    def changed(self, old: Thread | None, new: Thread | None) -> None:
+        """One thread replaced (`old` and `new`), added (old None) or removed (new None)."""
+        if self._restage:
+            self._apply_restage()
+        if self._sorted is not None:
+            if old is not None and not _remove(self._sorted, old):
+                self._sorted = None
+            if new is not None and self._sorted is not None:
+                insort(self._sorted, new, key=position)
+        if self._by_file is not None:
+            by_file = dict(self._by_file) if self._shared else self._by_file
+            self._shared = False
+            if old is not None:
+                kept = [t for t in by_file.get(old.anchor.file, ()) if t.id != old.id]
+                if kept:
+                    by_file[old.anchor.file] = kept
+                else:
+                    by_file.pop(old.anchor.file, None)
+            if new is not None:
+                threads = list(by_file.get(new.anchor.file, ()))
+                insort(threads, new, key=position)
+                by_file[new.anchor.file] = threads
+            self._by_file = by_file
+
+    def moved_within(self, old: Thread, path: str) -> bool:
+        """A staged move inside `path` (the cache already holds the new thread): re-sort that
+        file when next read. False when it cannot be deferred (the caller calls `changed`)."""
+        if self._by_file is None or old.anchor.file != path or path not in self._by_file:
+            return False
+        self._restage.add(path)
+        return True
+
+    def sorted(self) -> list[Thread]:
+        """Every thread by (file, line, id): a new list the caller may keep."""
+        if self._restage:
+            self._apply_restage()
+        if self._sorted is None:
+            if self._by_file is not None:
+                self._sorted = [t for path in sorted(self._by_file) for t in self._by_file[path]]
+            else:
+                self._sorted = sorted(self._current(), key=position)
+        return list(self._sorted)
+
+    def by_file(self) -> dict[str, list[Thread]]:
+        """file → its threads by line (do not mutate)."""
+        if self._restage:
+            self._apply_restage()
+        if self._by_file is None:
+            by_file: dict[str, list[Thread]] = {}
+            for t in self._sorted if self._sorted is not None else sorted(self._current(), key=position):
+                by_file.setdefault(t.anchor.file, []).append(t)
+            self._by_file = by_file
+        self._shared = True
+        return self._by_file
+
+    def _apply_restage(self) -> None:
+        # New lists in a new dict: callers may still hold the old ones.
+        by_file = dict(self._by_file or {})
+        for path in self._restage:
+            by_file[path] = sorted((self._lookup(t.id) for t in by_file[path]), key=position)
+        self._restage.clear()
+        self._by_file, self._shared = by_file, False
+        self._sorted = None  # rebuilt from by_file, without a sort, when next read
+
+
+def _remove(ordered: list[Thread], thread: Thread) -> bool:
+    """Take `thread` (by id, at its position) out of `ordered`; False if it is not there."""
+    i = bisect_left(ordered, position(thread), key=position)
+    while i < len(ordered) and position(ordered[i]) == position(thread):
+        if ordered[i].id == thread.id:
+            del ordered[i]
+            return True
+        i += 1
+    return False
