@@ -14,7 +14,7 @@ from threading import Lock
 
 from limpet.anchoring import _languages, _symbols
 from limpet.anchoring._fingerprint import blind_hash, norm_hash, sketch, structure_hash, token_count
-from limpet.anchoring._text import LineTable, content_hash, short_hash
+from limpet.anchoring._text import LineTable, content_hash
 
 VIEW_CACHE_SIZE = 64
 
@@ -26,8 +26,6 @@ class SymbolView:
     symbol: _symbols.Symbol
     source: bytes = field(repr=False)  # the file's bytes (text is decoded on first use)
     index: int = 0  # position in the file's symbol list
-    lines: LineTable | None = field(default=None, repr=False)  # the file's line table and
-    rows: list[str] | None = field(default=None, repr=False)  # stripped rows (for norm_hash)
     _memo: dict = field(default_factory=dict, repr=False)
 
     @property
@@ -68,18 +66,7 @@ class SymbolView:
 
     @property
     def norm_hash(self) -> str:
-        return self._get("norm", self._norm_hash)
-
-    def _norm_hash(self) -> str:
-        """norm_hash(text), from the file's stripped rows when the symbol spans whole rows
-        (only spaces around it on its first and last row): no decoding, no re-stripping."""
-        s, lines = self.symbol, self.lines
-        if lines is not None and self.rows is not None:
-            lead = self.source[lines.starts[s.start_line] : s.start_byte]
-            tail = self.source[s.end_byte : lines.line_span(s.end_line)[1]]
-            if not lead.strip() and not tail.strip():
-                return short_hash("\n".join(r for r in self.rows[s.start_line : s.end_line + 1] if r))
-        return norm_hash(self.text)
+        return self._get("norm", lambda: norm_hash(self.text))
 
     @property
     def blind_hash(self) -> str:
@@ -125,8 +112,8 @@ class FileView:
             raw = _symbols.nest(_symbols.select(self.matches))
         except Exception:  # noqa: BLE001 - a grammar failure degrades to text-only anchoring
             return []
-        src, lines, rows = self.source, self.lines, self.rows
-        return [SymbolView(s, src, i, lines, rows) for i, s in enumerate(raw)]
+        src = self.source
+        return [SymbolView(s, src, i) for i, s in enumerate(raw)]
 
     def _matches(self) -> list[_symbols.Match]:
         """Parse and query; from an earlier version, both only where the edit reaches."""

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import os
 import stat
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 from urllib.parse import unquote
 
 from limpet.anchoring import FileNotFound, InvalidPath
@@ -28,9 +28,9 @@ IGNORED_DIRS = PROTECTED_DIRS | {
 MAX_PATH_LEN = 4096
 
 
-@dataclass(frozen=True, slots=True)
-class FileState:
-    """What stat says about a file: enough to know whether its bytes may have changed."""
+class FileState(NamedTuple):
+    """What stat says about a file: enough to know whether its bytes may have changed.
+    (A tuple: built and compared at C speed, once per file per read.)"""
 
     size: int
     mtime_ns: int

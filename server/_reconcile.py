@@ -80,6 +80,7 @@ class Reconciler:
         self.hashes = HashCache(workspace)
         self._index = None
         self._index_primed = False
+        self._current: dict[str, tuple[list[Thread], str | None]] = {}  # see stale_in
 
     @property
     def index(self):
@@ -92,14 +93,31 @@ class Reconciler:
 
     def stale(self, threads: Iterable[Thread]) -> list[Thread]:
         """Threads whose file content differs from what they were anchored to."""
-        current: dict[str, str | None] = {}
-        out = []
-        for t in threads:
-            path = t.anchor.file
-            if path not in current:
-                current[path] = self.hashes.hash_of(path)
-            if current[path] != t.anchor.content_hash:
-                out.append(t)
+        anchors = [t.anchor for t in threads]
+        hash_of = self.hashes.hash_of
+        current = {path: hash_of(path) for path in {a.file for a in anchors}}
+        return [t for t, a in zip(threads, anchors, strict=True) if current[a.file] != a.content_hash]
+
+    def stale_in(self, by_file: dict[str, list[Thread]], paths: Iterable[str]) -> list[Thread]:
+        """Threads of `paths` (grouped as the store groups them) whose file content differs from
+        what they were anchored to. A file whose thread list was found current at its present
+        content costs one stat: the store replaces a file's list whenever one of its threads
+        changes, so the list's identity says nothing was re-anchored since."""
+        out: list[Thread] = []
+        seen = self._current
+        for path in paths:
+            threads = by_file.get(path)
+            if not threads:
+                continue
+            digest = self.hashes.hash_of(path)
+            known = seen.get(path)
+            if known is not None and known[0] is threads and known[1] == digest:
+                continue
+            stale = [t for t in threads if t.anchor.content_hash != digest]
+            if stale:
+                out.extend(stale)
+            else:
+                seen[path] = (threads, digest)
         return out
 
     def prime(self) -> None:

@@ -12,6 +12,7 @@ lookarounds); a hit that spans two bodies sends the rest of the search down the 
 from __future__ import annotations
 
 import bisect
+import functools
 import itertools
 import re
 import threading
@@ -47,6 +48,7 @@ class _Deadline:
             details={"query": self.query[:200], "seconds": SEARCH_SECONDS})
 
 
+@functools.lru_cache(maxsize=256)
 def _compile(query: str) -> regex.Pattern[str]:
     try:
         return regex.compile(query, regex.IGNORECASE | regex.V0)

@@ -79,7 +79,9 @@ class Service:
         flt = flt or ThreadFilter()
         selected = self._select(flt)
         if fresh and selected:
-            stale = self.reconciler.stale(selected)
+            by_file = self.store.by_file()
+            exact = flt.exact_file
+            stale = self.reconciler.stale_in(by_file, by_file if exact is None else (exact,))
             if stale:
                 self._reconcile_threads(stale)
                 selected = self._select(flt)
