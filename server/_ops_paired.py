@@ -199,7 +199,10 @@ def search_comments(svc: Service, a: SearchCommentsArgs) -> dict:
     path = svc.normalize(f.filePath, "filters.filePath") if f.filePath and not is_glob(f.filePath) else f.filePath
     flt = ThreadFilter(file=path, tag=f.tag, author=f.author, has_ai_meta=f.hasAIMetadata,
                        since=rng.start, until=rng.end)
-    found, more = search_threads(svc.threads(flt), a.query, a.limit)  # filter first, then the regex
+    # Filter first, then the regex; every match (it is text: positions do not decide it), so
+    # only the files of the matches need to be current.
+    matches = svc.matching(flt, lambda threads: search_threads(threads, a.query, len(threads))[0])
+    found, more = matches[: a.limit], len(matches) > a.limit
     return {"results": [t.to_wire() for t in found], "totalResults": len(found), "hasMore": more,
             "query": a.query, "filters": f.model_dump(exclude_none=True, exclude_defaults=True)}
 

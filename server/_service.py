@@ -87,6 +87,20 @@ class Service:
                 selected = self._select(flt)
         return selected
 
+    def matching(self, flt: ThreadFilter, choose: Callable[[list[Thread]], list[Thread]]) -> list[Thread]:
+        """choose(threads matching flt), for a choice that does not depend on positions (a text
+        search): only the files of the chosen threads are brought up to date (then it chooses
+        again, over current positions), not every file of the selection. A path filter depends
+        on positions (a stale thread may move into it): that takes the full check first."""
+        if flt.file is not None:
+            return choose(self.threads(flt))
+        chosen = choose(self._select(flt))
+        stale = self.reconciler.stale_in(self.store.by_file(), {t.anchor.file for t in chosen})
+        if not stale:
+            return chosen
+        self._reconcile_threads(stale)
+        return choose(self._select(flt))
+
     def _select(self, flt: ThreadFilter) -> list[Thread]:
         exact = flt.exact_file
         pool = self.store.for_file(exact) if exact is not None else self.store.all()
