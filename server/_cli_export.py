@@ -45,7 +45,7 @@ def export_cmd(ctx, fmt, output, workspaces, file_glob, tag, status, health, aut
         if output == "-" and not _supports_stdout(fmt):
             raise InvalidArgument(f"{fmt} is a binary format: give a file path with --output", field="output")
         services = [Service(r) for r in roots]
-        flt = ThreadFilter(file=services[0].normalize(file_glob) if file_glob and "*" not in file_glob else file_glob,
+        flt = ThreadFilter(file=services[0].normalize(file_glob) if file_glob else file_glob,
                            tag=tag, status=status, health=health, author=author, since=since)
         total = sum(len(s.threads(flt)) for s in services)
         out = sys.stdout.buffer if output == "-" else output

@@ -55,20 +55,38 @@ def _fsync_dir(directory: Path) -> None:
         os.close(fd)
 
 
-def remove_stale_temps(directory: Path) -> int:
+def remove_stale_temps(directory: Path, *, only_dead_writers: bool = False) -> int:
     """Delete temp files left by killed writers. Call only while holding the store lock:
-    no live writer has a temp file open then, so every one found is stale."""
+    no live writer has a temp file open then, so every one found is stale. In a folder that
+    is also written without the lock (caches), pass `only_dead_writers`: a temp file is
+    removed only when the process named in it (`NAME.tmp-PID-N`) is gone."""
     removed = 0
     try:
         entries = list(os.scandir(directory))
     except OSError:
         return 0
     for entry in entries:
-        if TEMP_MARK in entry.name:
+        if TEMP_MARK in entry.name and not (only_dead_writers and _writer_alive(entry.name)):
             with contextlib.suppress(OSError):
                 os.unlink(entry.path)
                 removed += 1
     return removed
+
+
+def _writer_alive(name: str) -> bool:
+    try:
+        pid = int(name.rsplit(TEMP_MARK, 1)[1].split("-", 1)[0])
+    except ValueError:
+        return False
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # exists, owned by someone else
+        return True
+    return True
 
 
 @contextlib.contextmanager

@@ -12,6 +12,7 @@ import mcp_types as types
 import orjson
 from mcp.shared.exceptions import MCPError
 
+from limpet.anchoring import LimpetError
 from limpet.server._review_store import current
 
 if TYPE_CHECKING:
@@ -47,7 +48,11 @@ def install(app: McpApp) -> None:
                 raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown resource: {params.uri}",
                                data={"uri": str(params.uri)})
             return await previous_read(ctx, params)
-        review = await app.run_sync(lambda: current(app.service))
+        try:
+            review = await app.run_sync(lambda: current(app.service))
+        except LimpetError as exc:  # as comment:// resources report them: the error object in `data`
+            raise MCPError(code=types.INVALID_PARAMS, message=f"{exc.code}: {exc.message}",
+                           data={"uri": REVIEW_URI, "error": exc.to_dict()}) from None
         text = orjson.dumps(review).decode()
         return types.ReadResourceResult(
             contents=[types.TextResourceContents(uri=REVIEW_URI, mime_type="application/json", text=text)])

@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, Field, WithJsonSchema
 
 from limpet.anchoring import Thread
-from limpet.server._filters import ThreadFilter, is_glob
+from limpet.server._filters import ThreadFilter
 from limpet.server._ids import format_time
 from limpet.server._operations import operation
 from limpet.server._schemas import Args, Body, FilePath, TagName, ThreadId, ThreadOut
@@ -196,7 +196,8 @@ def search_comments(svc: Service, a: SearchCommentsArgs) -> dict:
     by file and line; hasMore tells whether more match. An invalid or too slow pattern is an
     INVALID_ARGUMENT on `query`."""
     f, rng = a.filters, a.filters.dateRange
-    path = svc.normalize(f.filePath, "filters.filePath") if f.filePath and not is_glob(f.filePath) else f.filePath
+    # Globs are checked like paths too (they keep their wildcards): "../*" is refused, not just empty.
+    path = svc.normalize(f.filePath, "filters.filePath") if f.filePath else f.filePath
     flt = ThreadFilter(file=path, tag=f.tag, author=f.author, has_ai_meta=f.hasAIMetadata,
                        since=rng.start, until=rng.end)
     # Filter first, then the regex; every match (it is text: positions do not decide it), so
@@ -265,7 +266,6 @@ def export_comments(svc: Service, a: ExportCommentsArgs) -> dict:
     from limpet.server._export import export_to_folder
 
     opts = a.options or ExportOptionsArgs()
-    flt = ThreadFilter(file=svc.normalize(a.filePath, "filePath") if a.filePath and "*" not in a.filePath
-                       else a.filePath)
+    flt = ThreadFilter(file=svc.normalize(a.filePath, "filePath") if a.filePath else a.filePath)
     return export_to_folder(svc, a.format, flt, context_lines=opts.contextLines,
                             include_source_context=opts.includeSourceContext)

@@ -99,7 +99,7 @@ def comment_list(svc: Service, a: CommentListArgs) -> dict:
     """List threads, ordered by file then line, optionally filtered by file (path or glob),
     status (open/resolved/wontfix), health (anchored/drifted/orphaned), author or tag.
     Positions are current: stale files are re-anchored first. Returns {"threads": [...]}."""
-    flt = ThreadFilter(file=svc.normalize(a.file) if a.file and "*" not in a.file else a.file,
+    flt = ThreadFilter(file=svc.normalize(a.file) if a.file else a.file,  # globs are checked like paths
                        status=a.status, health=a.health, author=a.author, tag=a.tag)
     threads = svc.threads(flt)
     return {"threads": [t.to_wire() for t in threads], "count": len(threads)}

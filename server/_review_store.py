@@ -18,7 +18,7 @@ from urllib.parse import unquote, urlparse
 
 import orjson
 
-from limpet.anchoring import Anchor, InvalidPath, LimpetError, create_anchor
+from limpet.anchoring import Anchor, InvalidPath, LimpetError, StoreTooNew, create_anchor
 from limpet.server._files import atomic_write
 from limpet.server._ids import utc_now
 from limpet.server._review import Reference, apply_mode, find_references
@@ -26,7 +26,7 @@ from limpet.server._review import Reference, apply_mode, find_references
 if TYPE_CHECKING:
     from limpet.server._service import Service
 
-__all__ = ["REVIEW_DOC", "REVIEW_CHANGED", "present", "current", "read_selection", "write_selection",
+__all__ = ["REVIEW_DOC", "REVIEW_CHANGED", "check_review", "present", "current", "read_selection", "write_selection",
            "clear_selection"]
 
 REVIEW_DOC = "reviews/current.json"
@@ -41,7 +41,7 @@ def present(svc: Service, content: str, base_uri: str, mode: str, section: str |
     references in the untouched rest keep their anchors (they may have moved since)."""
     prefix = _base_prefix(svc, base_uri)
     with svc.store.transaction():
-        doc = svc.store.read_document(REVIEW_DOC) or {}
+        doc = svc.store.read_document(REVIEW_DOC, check_review) or {}
         edit = apply_mode(doc.get("content", ""), content, mode, section)
         by_offset = {r.get("offset"): r for r in doc.get("references", [])}
         refs = []
@@ -70,15 +70,32 @@ def present(svc: Service, content: str, base_uri: str, mode: str, section: str |
 
 def current(svc: Service) -> dict[str, Any]:
     """The review as served (GET /api/review, review://current), positions re-anchored."""
-    doc = svc.store.read_document(REVIEW_DOC)
+    doc = svc.store.read_document(REVIEW_DOC, check_review)
     if doc is None:
         return {"content": "", "updated_at": None, "references": []}
     if _stale(svc, doc):
         with svc.store.transaction():
-            doc = svc.store.read_document(REVIEW_DOC) or doc
+            doc = svc.store.read_document(REVIEW_DOC, check_review) or doc
             if _refresh(svc, doc):
                 svc.store.write_document(REVIEW_DOC, doc)
     return _wire(doc)
+
+
+_REFERENCE_KEYS = frozenset({"text", "file", "line", "line_end", "health"})
+
+
+def check_review(doc: dict[str, Any]) -> None:
+    """The stored review's shape: StoreTooNew for a newer schema, ValueError when corrupt."""
+    version = doc.get("schema")
+    if not isinstance(version, int):
+        raise ValueError("missing schema version")
+    if version > REVIEW_SCHEMA:
+        raise StoreTooNew(f"The review was written by a newer limpet (schema {version})",
+                          details={"schema": version, "supported": REVIEW_SCHEMA, "file": f".limpet/{REVIEW_DOC}"})
+    refs = doc.get("references")
+    if not isinstance(doc.get("content"), str) or not isinstance(refs, list) or not all(
+            isinstance(r, dict) and _REFERENCE_KEYS <= r.keys() for r in refs):
+        raise ValueError("not a review document")
 
 
 def _wire(doc: dict[str, Any]) -> dict[str, Any]:
@@ -103,7 +120,9 @@ def _base_prefix(svc: Service, base_uri: str) -> str:
             raise InvalidPath("baseUri is outside the workspace", field="baseUri",
                               details={"baseUri": base_uri, "workspace": str(svc.ws.root)},
                               suggestion=f"Pass the workspace root ({svc.ws.root}) or '.'") from None
-        return "" if rel == "." else rel
+        raw = rel  # inside the workspace: checked below like any other path (.git/, .limpet/ ...)
+    if raw in ("", ".", "./"):
+        return ""
     return svc.ws.normalize(raw, "baseUri")
 
 

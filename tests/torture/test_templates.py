@@ -1,0 +1,70 @@
+"""Templates from the workspace (.limpet/prompts/NAME.md.j2) render sandboxed: no attribute
+access to Python internals, no file reads, no code execution — each attempt is a PARSE_ERROR
+naming the template, the server keeps serving, and the built-in prompts are unaffected."""
+
+from __future__ import annotations
+
+import pytest
+from support import write_files
+from torture.harness import TRACEBACK_MARKS, RpcServer
+
+SECRET = "TOP-SECRET-outside-the-workspace"
+ESCAPES = [
+    "{{ ''.__class__.__mro__[1].__subclasses__() }}",
+    "{% for c in [].__class__.__base__.__subclasses__() %}{{ c }}{% endfor %}",
+    "{{ self.__init__.__globals__ }}",
+    "{{ self._TemplateReference__context }}",
+    "{{ lipsum.__globals__['os'].popen('touch PWNED').read() }}",
+    "{{ lipsum.__globals__.__builtins__.open('/etc/passwd').read() }}",
+    "{{ cycler.__init__.__globals__.os.system('touch PWNED') }}",
+    "{{ joiner.__init__.__globals__ }}",
+    "{{ namespace.__init__.__globals__ }}",
+    "{{ file.__class__.__init__.__globals__ }}",
+    "{{ file|attr('__class__') }}",
+    "{{ (file|attr('__class__')).__mro__ }}",
+    "{% set k = file.__class__ %}{{ k.__subclasses__() }}",
+    "{{ '{0.__class__.__mro__}'.format(file) }}",
+    "{{ '%s'|format(file.__class__) }}",
+    "{{ threads.__class__.__init__.__globals__ }}",
+    "{{ threads[0].__class__.__dict__ if threads else file.__dict__ }}",
+    "{{ threads.append(1) }}{{ threads.clear() }}",
+    "{{ range.__self__.__import__('os').system('touch PWNED') }}",
+    "{{ dict.__base__.__subclasses__() }}",
+    "{{ config }}{{ request }}{{ os }}",
+    "{% include '../../outside/secret.txt' %}",
+    "{% include '/etc/passwd' %}",
+    "{% import 'os' as os %}{{ os.system('touch PWNED') }}",
+    "{% extends '../../outside/secret.txt' %}",
+    "{{ range(10 ** 9) | list | length }}",  # the sandbox's range limit
+]
+
+
+@pytest.mark.timeout(120)
+def test_workspace_templates_cannot_reach_python_internals_files_or_commands(workspace, tmp_path, figures):
+    write_files(tmp_path, {"outside/secret.txt": SECRET})
+    override = workspace / ".limpet" / "prompts" / "review_code.md.j2"
+    override.parent.mkdir(parents=True)
+    refused = 0
+    with RpcServer(workspace, timeout=60) as server:
+        server.ok("comment_add", {"file": "src/auth.py", "line_start": 10, "line_end": 14, "body": "a thread"})
+        for expression in ESCAPES:
+            override.write_text(f"Review {{{{ file }}}}\n{expression}\n")
+            reply = server.request("prompts/get", {"name": "review_code", "arguments": {"filePath": "src/auth.py"}})
+            raw = server.last_raw.decode()
+            assert "error" in reply, (expression, reply)
+            error = reply["error"]
+            assert error["data"]["code"] == "PARSE_ERROR", (expression, error)
+            assert error["data"]["details"]["template"] == str(override)
+            assert SECRET not in raw and "root:" not in raw and "<class" not in raw, (expression, raw[:500])
+            assert not any(mark in raw for mark in TRACEBACK_MARKS)
+            refused += 1
+        assert not list(workspace.rglob("PWNED")) and not list(tmp_path.rglob("PWNED"))
+        # a well-behaved override still renders, and without one the built-in is back
+        override.write_text("Review {{ file }}: {{ threads | length }} thread(s)\n")
+        shown = server.request("prompts/get", {"name": "review_code", "arguments": {"filePath": "src/auth.py"}})
+        assert shown["result"]["messages"][0]["content"]["text"] == "Review src/auth.py: 1 thread(s)\n"
+        override.unlink()
+        builtin = server.request("prompts/get", {"name": "review_code", "arguments": {"filePath": "src/auth.py"}})
+        assert "src/auth.py" in builtin["result"]["messages"][0]["content"]["text"]
+        server.ok("comment_list", {})
+    figures["templates"] = {"sandbox_escapes_refused": refused}
