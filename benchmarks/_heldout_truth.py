@@ -112,6 +112,8 @@ class Pair:
             r = line_range_of(new, s.text)
             if r is None or r[0] == s.start:
                 continue
+            if not any(a.start == r[0] and a.text == s.text for a in self.sa[f]):
+                continue  # the text survives, but the symbol around it grew or shrank: not "shifted"
             out.append(Cand("shifted", f, s.start, s.end, {"file": f, "line_start": r[0], "line_end": r[1]},
                             s.qname, s.kind))
         return out
