@@ -84,10 +84,9 @@ class Anchor:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Anchor:
-        known = _FIELD_SET
-        values = {k: v for k, v in d.items() if k in known}
+        values = d if _FIELD_SET.issuperset(d) else {k: v for k, v in d.items() if k in _FIELD_SET}
         if "fingerprint" in values:
-            values["fingerprint"] = [int(v) for v in values["fingerprint"] or []]
+            values = {**values, "fingerprint": list(map(int, values["fingerprint"] or ()))}
         return cls(**values)
 
 

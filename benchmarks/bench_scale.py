@@ -14,10 +14,9 @@ import tempfile
 import time
 from pathlib import Path
 
-import anyio
-
 from ._common import Row, make_workspace, median, percentile
-from .bench_latency import _limpet_argv, _session, _time
+from ._rawclient import RawClient
+from .bench_latency import _file, _time_sync, limpet_serve
 
 CHILD = r"""
 import json, os, resource, sys, time
@@ -40,16 +39,20 @@ def _child(root: Path, mode: str) -> dict:
     return json.loads(out.stdout)
 
 
-async def _stdio(root: Path, files: int, n: int = 200) -> dict[str, list[float]]:
-    async with _session([*_limpet_argv(), "serve", "--workspace", str(root)], root) as s:
-        tools = {t.name for t in (await s.list_tools()).tools}
-        out = {"ping": await _time(lambda i: s.send_ping(), n)}
-        out["comment_list(file)"] = await _time(
-            lambda i: s.call_tool("comment_list", {"file": f"src/pkg{(i % files) // 50}/mod_{i % files}.py"}), n)
+def _stdio(root: Path, files: int, n: int = 200) -> dict[str, list[float]]:
+    """Raw stdio client (see bench_latency), calls interleaved with their ping reference."""
+    with RawClient(limpet_serve(root), root) as c:
+        tools = {t["name"] for t in c.request("tools/list")["tools"]}
+        calls = {"ping": lambda i: c.ping(),
+                 "comment_list(file)": lambda i: c.call_tool("comment_list", {"file": _file(i, files)})}
         if "search_comments" in tools:
-            out["search_comments (regex + tag filter)"] = await _time(
-                lambda i: s.call_tool("search_comments", {"query": f"handler {i % files}\\.1\\d", "limit": 100,
-                                                          "filters": {"tag": "TODO"}}), n)
+            calls["search_comments (regex + tag filter)"] = lambda i: c.call_tool(
+                "search_comments", {"query": f"handler {i % files}\\.1\\d", "limit": 100, "filters": {"tag": "TODO"}})
+        t0 = time.perf_counter()
+        c.call_tool("search_comments", {"query": "never matches 42", "limit": 1})
+        first = (time.perf_counter() - t0) * 1000
+        out = _time_sync(calls, n)
+        out["first search (cold server)"] = [first]
         return out
 
 
@@ -67,8 +70,11 @@ def main(files: int = 1000, per_file: int = 100) -> list[Row]:
                         f"{ours['ms']:.0f} ms, RSS {ours['rss_mb']:.0f} MB",
                         f"raw read+parse of the files {raw['ms']:.0f} ms, RSS {raw['rss_mb']:.0f} MB",
                         ours["ms"] / raw["ms"], "report", None))
-        lat = anyio.run(_stdio, root, files)
+        lat = _stdio(root, files)
         ping = median(lat.pop("ping"))
+        first = lat.pop("first search (cold server)")[0]
+        rows.append(Row(f"first search_comments of a fresh server, {total:,} threads (stdio)", f"{first:.0f} ms",
+                        f"ping p50 {ping:.2f} ms", None, "report", None))
         for name, values in lat.items():
             p95 = percentile(values, 0.95)
             rows.append(Row(f"{name}, {total:,} threads (stdio)", f"p50 {median(values):.2f} / p95 {p95:.2f} ms",
