@@ -31,9 +31,11 @@ class ThreadOrder:
         self._by_file: dict[str, list[Thread]] | None = None
         self._restage: set[str] = set()  # files whose threads moved within them (staged)
         self._shared = False  # _by_file was handed out: copy the dict before changing it
+        self.version = 0  # bumped by every change: derived selections can be cached against it
 
     def changed(self, old: Thread | None, new: Thread | None) -> None:
         """One thread replaced (`old` and `new`), added (old None) or removed (new None)."""
+        self.version += 1
         if self._restage:
             self._apply_restage()
         if self._sorted is not None:
@@ -61,6 +63,7 @@ class ThreadOrder:
         file when next read. False when it cannot be deferred (the caller calls `changed`)."""
         if self._by_file is None or old.anchor.file != path or path not in self._by_file:
             return False
+        self.version += 1
         self._restage.add(path)
         return True
 

@@ -40,6 +40,7 @@ class Service:
         self.ws = Workspace(root)
         self.store = ThreadStore(self.ws, lock_timeout=lock_timeout)
         self.reconciler = Reconciler(self.ws, self.store)
+        self._selections: dict[ThreadFilter, tuple[int, list[Thread]]] = {}  # see _select
         self._listeners: list[ChangeListener] = []
         Service.live.add(self)
 
@@ -103,8 +104,16 @@ class Service:
 
     def _select(self, flt: ThreadFilter) -> list[Thread]:
         exact = flt.exact_file
-        pool = self.store.for_file(exact) if exact is not None else self.store.all()
-        return list(flt.apply(pool))
+        if exact is not None:
+            return list(flt.apply(self.store.for_file(exact)))
+        # Over the whole store: the same filter on an unchanged store gives the same list.
+        version = self.store.version()
+        cached = self._selections.get(flt)
+        if cached is None or cached[0] != version:
+            if len(self._selections) >= 32:
+                self._selections.clear()
+            cached = self._selections[flt] = (version, list(flt.apply(self.store.all())))
+        return list(cached[1])
 
     def files_with_threads(self) -> set[str]:
         """Files that have threads, as last anchored (no re-anchoring): for list_changed."""

@@ -225,6 +225,11 @@ class ThreadStore:
                     self.get(thread_id)
         self._all_key = key
 
+    def version(self) -> int:
+        """Changes whenever any thread does (after catching up with the disk)."""
+        self._refresh()
+        return self._order.version
+
     def by_file(self) -> dict[str, list[Thread]]:
         """file → its threads by line, from the same snapshot as `all` (do not mutate)."""
         self._refresh()
