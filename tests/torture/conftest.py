@@ -1,7 +1,8 @@
 """The torture suite's figures: each test records what it proved (kills survived, writes
 checked, fuzzed calls, store changes from rejected calls ...); at the end of the session they
-are written as JSON under pytest's temporary folder (and to $LIMPET_TORTURE_FIGURES when set,
-for CI artefacts) and printed in the terminal summary."""
+are written as JSON to pytest's temporary folder and to test-artifacts/torture-figures.json
+(git-ignored, like the web page's screenshot; $LIMPET_TORTURE_FIGURES overrides that path),
+and printed in the terminal summary. docs/torture.md records the figures of a real run."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import pytest
 
 FIGURES: dict[str, Any] = {}
 FIGURES_FILE = "torture-figures.json"
+ARTEFACT = Path(__file__).resolve().parents[2] / "test-artifacts" / FIGURES_FILE
 
 
 @pytest.fixture(scope="session")
@@ -24,12 +26,11 @@ def figures(tmp_path_factory: pytest.TempPathFactory) -> Any:
 
 def _write(path: Path) -> None:
     data = json.dumps(FIGURES, indent=2, sort_keys=True) + "\n"
-    path.write_text(data)
-    FIGURES["_written_to"] = str(path)
-    extra = os.environ.get("LIMPET_TORTURE_FIGURES")
-    if extra:
-        Path(extra).parent.mkdir(parents=True, exist_ok=True)
-        Path(extra).write_text(data)
+    artefact = Path(os.environ.get("LIMPET_TORTURE_FIGURES") or ARTEFACT)
+    for target in (path, artefact):
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(data)
+    FIGURES["_written_to"] = f"{artefact} and {path}"
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:

@@ -66,10 +66,10 @@ def test_acknowledged_writes_survive_sigkill_at_random_moments(workspace, figure
         try:
             assert _readline(proc) == "ready"
             # A random number of acknowledged writes, then a random fraction of the next one.
-            for _ in range(rng.randint(0, 40)):
+            for _ in range(rng.randint(0, 24)):
                 if _readline(proc) == "done":
                     break
-            time.sleep(rng.uniform(0, 0.012))
+            time.sleep(rng.uniform(0, 0.01))
         finally:
             alive = proc.poll() is None
             proc.send_signal(signal.SIGKILL)

@@ -4,6 +4,7 @@ or `.limpet/` — and nothing outside the workspace is ever read into an answer.
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -95,9 +96,10 @@ def test_escaping_and_protected_paths_are_refused_in_every_path_field(served, fi
 
 
 @pytest.mark.parametrize("field", READING)
-def test_symlinks_out_of_the_workspace_or_into_protected_folders_are_refused(served, field):
+def test_symlinks_out_of_the_workspace_or_into_protected_folders_are_refused(served, field, figures):
     for path in SYMLINK_ESCAPES:
         served.refused_as_invalid_path(*PATH_FIELDS[field](path, served.thread_id))
+    figures.setdefault("paths", {})["tool_paths_refused"] = served.refused
 
 
 def test_review_references_through_escapes_are_orphaned_never_read(served):
@@ -135,6 +137,4 @@ def test_comment_resource_uris_are_validated_like_paths(served, figures):
 
 
 def json_empty(reply: dict) -> bool:
-    import json
-
     return json.loads(reply["result"]["contents"][0]["text"])["totalComments"] == 0
