@@ -20,7 +20,7 @@ import anyio
 import httpx
 
 from ._common import Row, make_workspace, median, percentile
-from .bench_latency import _limpet_argv
+from .bench_latency import _limpet_argv, _time_sync
 
 
 def _free_port() -> int:
@@ -49,37 +49,18 @@ def _server(ws: Path):
         proc.wait(10)
 
 
-def _timed(fn, n: int) -> list[float]:
-    for i in range(20):
-        fn(i)
-    out = []
-    for i in range(n):
-        t0 = time.perf_counter()
-        fn(i)
-        out.append((time.perf_counter() - t0) * 1000)
-    return out
-
-
 async def _mcp_http(base: str, ids: list[str], n: int) -> tuple[list[float], list[float]]:
     from mcp import ClientSession
-    from mcp.client.streamable_http import streamablehttp_client
+    from mcp.client.streamable_http import streamable_http_client
 
-    async with streamablehttp_client(f"{base}/mcp") as (read, write, *_), ClientSession(read, write) as s:
+    from .bench_latency import _time_interleaved
+
+    async with streamable_http_client(f"{base}/mcp") as (read, write), ClientSession(read, write) as s:
         await s.initialize()
-
-        async def timed(fn):
-            for i in range(20):
-                await fn(i)
-            out = []
-            for i in range(n):
-                t0 = time.perf_counter()
-                await fn(i)
-                out.append((time.perf_counter() - t0) * 1000)
-            return out
-
-        ping = await timed(lambda i: s.send_ping())
-        show = await timed(lambda i: s.call_tool("comment_show", {"thread_id": ids[i % len(ids)]}))
-        return show, ping
+        out = await _time_interleaved({
+            "ping": lambda i: s.send_ping(),
+            "show": lambda i: s.call_tool("comment_show", {"thread_id": ids[i % len(ids)]})}, n)
+        return out["show"], out["ping"]
 
 
 def main(n: int = 300) -> list[Row]:
@@ -88,8 +69,10 @@ def main(n: int = 300) -> list[Row]:
         ws = Path(tmp) / "ws"
         ids = make_workspace(ws, 300, 10)
         with _server(ws) as base, httpx.Client(base_url=base) as client:
-            status = _timed(lambda i: client.get("/mcp/status"), n)
-            plain = _timed(lambda i: client.post("/mcp/comment_show", json={"thread_id": ids[i % len(ids)]}), n)
+            timed = _time_sync({"status": lambda i: client.get("/mcp/status"),
+                                "plain": lambda i: client.post("/mcp/comment_show",
+                                                               json={"thread_id": ids[i % len(ids)]})}, n)
+            status, plain = timed["status"], timed["plain"]
             try:
                 show, ping = anyio.run(_mcp_http, base, ids, n)
             except Exception as exc:  # the benchmark reports what it could measure
