@@ -64,6 +64,7 @@ class ThreadStore:
         self.backup_dir = self.dir / "backups"
         self.corrupt_dir = self.dir / "corrupt"
         self.cache_dir = self.dir / "cache"
+        self._generation_str = str(self._generation_file())
         self.lock_timeout = lock_timeout
         self._cache: dict[str, tuple[FileState, Thread]] = {}
         self._all_key: tuple[Any, ...] | None = None
@@ -150,15 +151,21 @@ class ThreadStore:
         atomic_write(gen, str(time.time_ns()).encode(), durable=False)
 
     def _snapshot_key(self) -> tuple[Any, ...]:
+        # On every read: plain os calls on strings (a Path read costs several times more).
         try:
-            dir_mtime = os.stat(self.threads_dir).st_mtime_ns
+            dir_mtime = os.stat(self._threads_str).st_mtime_ns
         except OSError:
             dir_mtime = None
         try:
-            gen = self._generation_file().read_bytes()
+            fd = os.open(self._generation_str, os.O_RDONLY)
         except OSError:
-            gen = None
-        return (dir_mtime, gen)
+            return (dir_mtime, None)
+        try:
+            return (dir_mtime, os.read(fd, 64))
+        except OSError:
+            return (dir_mtime, None)
+        finally:
+            os.close(fd)
 
     # -- reading ---------------------------------------------------------------------------
     def _cache_set(self, thread_id: str, entry: tuple[FileState, Thread] | None) -> None:
