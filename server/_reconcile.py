@@ -159,12 +159,18 @@ class Reconciler:
 
     def _stale_files(self, by_file: dict[str, list[Thread]], keep: dict[str, bytes]) -> list[str]:
         out = []
+        seen = self._current
         for path, ts in by_file.items():
             current = self.hashes.hash_of(path, keep)
+            known = seen.get(path)
+            if known is not None and known[0] is ts and known[1] == current:
+                continue  # this very list was found current at this content (see stale_in)
             for t in ts:
                 if current != t.anchor.content_hash:
                     out.append(path)
                     break
+            else:
+                seen[path] = (ts, current)
         return out
 
     def _reanchor_one(self, t: Thread, source: bytes | None, digest: str | None) -> Thread:
