@@ -3,8 +3,10 @@
 A workspace override (`.limpet/prompts/NAME.md.j2`) replaces the built-in template
 entirely. It is rendered in a Jinja SandboxedEnvironment with StrictUndefined; when it is
 broken the caller gets PARSE_ERROR naming the file and line, never the built-in instead
-(a silently ignored override would be worse than a loud one). jinja2 is imported here
-only, on first render: a server's cold start never pays for it.
+(a silently ignored override would be worse than a loud one). An override also renders
+within resource limits (size, integers, range, output, time: prompts/_limits.py); going
+over one is the same PARSE_ERROR, saying which limit. jinja2 is imported here only, on
+first render: a server's cold start never pays for it.
 """
 
 from __future__ import annotations
@@ -29,17 +31,17 @@ def builtin_template_source(name: str) -> str:
     return resources.files(__package__).joinpath("templates", f"{name}{TEMPLATE_SUFFIX}").read_text("utf-8")
 
 
-def _source_of(name: str, override_dir: Path | None) -> tuple[str, str]:
-    """(template text, file name used in errors); the override wins when it exists."""
+def _source_of(name: str, override_dir: Path | None) -> tuple[str, str, bool]:
+    """(template text, file name used in errors, is an override); the override wins when it exists."""
     if override_dir is not None:
         path = override_dir / f"{name}{TEMPLATE_SUFFIX}"
         if path.is_file():
             try:
-                return path.read_text("utf-8"), str(path)
+                return path.read_text("utf-8"), str(path), True
             except (OSError, UnicodeDecodeError) as exc:
                 raise TemplateFailure(f"Cannot read prompt template {path}: {exc}", field="template",
                                       details={"template": str(path)}) from None
-    return builtin_template_source(name), f"<built-in>/templates/{name}{TEMPLATE_SUFFIX}"
+    return builtin_template_source(name), f"<built-in>/templates/{name}{TEMPLATE_SUFFIX}", False
 
 
 def context_of(data: Any) -> dict[str, Any]:
@@ -55,20 +57,26 @@ def render(name: str, data: Any, override_dir: Path | None = None) -> str:
     from jinja2 import FunctionLoader, StrictUndefined, TemplateSyntaxError
     from jinja2.sandbox import SandboxedEnvironment
 
-    source, filename = _source_of(name, override_dir)
-    env = SandboxedEnvironment(
+    from limpet.prompts._limits import bounded_environment, render_bounded
+
+    source, filename, is_override = _source_of(name, override_dir)
+    options = dict(
         loader=FunctionLoader(lambda _name: (source, filename, lambda: True)),
         undefined=StrictUndefined, autoescape=False, keep_trailing_newline=True,
         trim_blocks=True, lstrip_blocks=True,
     )
+    # Built-in templates are package code: rendered as ever, sized by the data they show.
+    env = bounded_environment(**options) if is_override else SandboxedEnvironment(**options)
     try:
         template = env.get_template(name)
     except TemplateSyntaxError as exc:
         raise _failure(filename, exc.lineno, exc.message or str(exc), "syntax") from None
     try:
-        text = template.render(context_of(data))
+        context = context_of(data)
+        text = render_bounded(env, template, context) if is_override else template.render(context)
     except Exception as exc:  # any failure inside a template is the template's fault: report where
-        raise _failure(filename, _template_line(exc, filename), str(exc), type(exc).__name__) from None
+        line = _template_line(exc, filename) or getattr(exc, "line", None)
+        raise _failure(filename, line, str(exc), type(exc).__name__) from None
     return text.rstrip() + "\n"
 
 

@@ -68,3 +68,34 @@ def test_workspace_templates_cannot_reach_python_internals_files_or_commands(wor
         assert "src/auth.py" in builtin["result"]["messages"][0]["content"]["text"]
         server.ok("comment_list", {})
     figures["templates"] = {"sandbox_escapes_refused": refused}
+
+
+EXHAUSTION = [
+    "{{ 'x' * 10 ** 9 }}",
+    "{{ 10 ** (10 ** 10) }}",
+    "{{ range(10 ** 6) | list | length }}",
+    "{% set s = 'x' * 1000000 %}{{ s.replace('x', s) }}",
+    "{% set ns = namespace(s='x') %}{% for i in range(64) %}{% set ns.s = ns.s ~ ns.s %}{% endfor %}",
+    "{% for i in range(10000) %}{{ 'y' * 1000 }}{% endfor %}",
+    # nothing called or looked up inside: stopped by the deadline (5 s) checked at each loop step
+    "{% for i in range(10000) %}{% for j in range(10000) %}{% for k in range(10000) %}"
+    "{% endfor %}{% endfor %}{% endfor %}",
+]
+
+
+@pytest.mark.timeout(120)
+def test_workspace_templates_cannot_exhaust_memory_or_time(workspace, figures):
+    override = workspace / ".limpet" / "prompts" / "review_code.md.j2"
+    override.parent.mkdir(parents=True)
+    refused = 0
+    with RpcServer(workspace, timeout=60) as server:
+        for expression in EXHAUSTION:
+            override.write_text(f"Review {{{{ file }}}}\n{expression}\n")
+            reply = server.request("prompts/get", {"name": "review_code", "arguments": {"filePath": "src/auth.py"}})
+            error = reply["error"]["data"]
+            assert error["code"] == "PARSE_ERROR", (expression, error)
+            assert error["details"]["error"] == "LimitExceeded" and error["details"]["line"] == 2, error
+            assert "limit for workspace templates" in error["message"]
+            refused += 1
+        server.ok("comment_list", {})
+    figures["templates"] = {**figures.get("templates", {}), "resource_exhaustion_refused": refused}
