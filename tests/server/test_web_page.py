@@ -5,6 +5,7 @@ Never skipped: the fixture installs Debian's chromium when it is missing (CI run
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import shutil
@@ -35,14 +36,23 @@ def _install_chromium() -> None:
         subprocess.run([apt, "install", "-y", "chromium"], env=env, check=True, capture_output=True)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
+    """One Chromium for this module, stopped when the module's tests are done.
+
+    Module scope, not session: while Playwright's sync API is open it keeps its own asyncio
+    loop marked as the main thread's running loop between calls (playwright/_impl/_greenlets.py,
+    wait_for_future), so any later async test in this process (the anyio plugin runs them on an
+    asyncio.Runner in the main thread) would fail with "Cannot run the event loop while another
+    loop is running" / "Runner is closed". Leaving the `with` block stops the dispatcher and
+    clears it; the assertion makes a regression loud here rather than in another module."""
     if not Path(CHROMIUM).exists():
         _install_chromium()
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         yield browser
         browser.close()
+    assert asyncio._get_running_loop() is None, "Playwright left its event loop running in the main thread"
 
 
 @pytest.fixture
