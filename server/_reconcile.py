@@ -81,6 +81,11 @@ class Reconciler:
         self._index = None
         self._index_primed = False
         self._current: dict[str, tuple[list[Thread], str | None]] = {}  # see stale_in
+        # Orphans keep the hash of the content they were lost from, so they always look stale;
+        # re-searching the workspace for them on every read is what `settled` spares: an orphan
+        # found orphaned again at its file's present content waits for that file to change, or
+        # for an explicit reconcile (which re-checks every orphan).
+        self._settled: dict[str, tuple[object, str | None]] = {}
 
     @property
     def index(self):
@@ -96,7 +101,12 @@ class Reconciler:
         anchors = [t.anchor for t in threads]
         hash_of = self.hashes.hash_of
         current = {path: hash_of(path) for path in {a.file for a in anchors}}
-        return [t for t, a in zip(threads, anchors, strict=True) if current[a.file] != a.content_hash]
+        return [t for t, a in zip(threads, anchors, strict=True)
+                if current[a.file] != a.content_hash and not self._is_settled(t, current[a.file])]
+
+    def _is_settled(self, t: Thread, digest: str | None) -> bool:
+        settled = self._settled.get(t.id)
+        return settled is not None and settled[0] is t.anchor and settled[1] == digest
 
     def stale_in(self, by_file: dict[str, list[Thread]], paths: Iterable[str]) -> list[Thread]:
         """Threads of `paths` (grouped as the store groups them) whose file content differs from
@@ -114,10 +124,12 @@ class Reconciler:
             if known is not None and known[0] is threads and known[1] == digest:
                 continue
             stale = [t for t in threads if t.anchor.content_hash != digest]
-            if stale:
-                out.extend(stale)
-            else:
+            if not stale:
                 seen[path] = (threads, digest)
+            elif self._settled:
+                out.extend(t for t in stale if not self._is_settled(t, digest))
+            else:
+                out.extend(stale)
         return out
 
     def prime(self) -> None:
@@ -149,6 +161,8 @@ class Reconciler:
             digest = content_hash(source) if source is not None else None
             for t in by_file[path]:
                 updated = self._reanchor_one(t, source, digest)
+                if updated.health == "orphaned":
+                    self._settled[t.id] = (updated.anchor, digest)
                 if updated is not t:
                     self.store.stage(t, updated)
                     report.changed.append(updated)

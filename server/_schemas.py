@@ -91,29 +91,13 @@ class DecisionOut(BaseModel):
     status: str
 
 
-def _compact_thread_schema(schema: dict[str, Any]) -> None:
-    """Field names stay machine-checked (`required`); their types move into the description.
-
-    Clients (the SDKs) validate every structured result against the output schema, one
-    validator step per field of every thread: on a listing of 10 threads that cost the client
-    ~2 ms with typed properties against ~0.1 ms without, more than the call itself."""
-    fields = []
-    for name, prop in schema.pop("properties", {}).items():
-        kind = "|".join(prop["enum"]) if "enum" in prop else _type_name(prop)
-        fields.append(f"{name} ({kind})" + (f": {prop['description']}" if "description" in prop else ""))
-    schema["description"] = "The contract's thread JSON: " + "; ".join(fields) + "."
-
-
-def _type_name(prop: dict[str, Any]) -> str:
-    types_ = [t for o in prop.get("anyOf", [prop]) for t in ([o["type"]] if isinstance(o.get("type"), str)
-                                                               else o.get("type", []))]
-    return " or ".join(types_) or "any"
-
-
+# Top-level fields are typed; nested parts (comments, decision) are described, not spelled out
+# field by field: SDK clients validate every result against this schema, and a deep schema made
+# that validation cost more than the call itself on long listings (benchmarks/README.md).
 class ThreadOut(BaseModel):
-    """The contract's thread JSON (see _compact_thread_schema for the shape of its schema)."""
+    """The contract's thread JSON."""
 
-    model_config = ConfigDict(extra="allow", json_schema_extra=_compact_thread_schema)
+    model_config = ConfigDict(extra="allow")
 
     id: str
     file: str

@@ -1,0 +1,59 @@
+"""An orphan is searched for once per content of its file, not on every read.
+
+Orphans keep the hash of the content they were lost from, so a naive freshness check finds
+them stale forever and re-runs the cross-file search on each read. Reads leave an orphan
+alone until its file changes again; an explicit reconcile always looks again."""
+
+from __future__ import annotations
+
+import pytest
+
+import limpet.anchoring
+
+
+@pytest.fixture
+def searches(monkeypatch):
+    calls: list[str] = []
+    real = limpet.anchoring.reanchor
+
+    def counting(anchor, source, index):
+        calls.append(anchor.file)
+        return real(anchor, source, index)
+
+    monkeypatch.setattr(limpet.anchoring, "reanchor", counting)
+    return calls
+
+
+def _orphan(service, workspace):
+    t = service.add("src/auth.py", 10, 14, "about validate_token")
+    (workspace / "src" / "auth.py").write_text("# the code is gone\n")
+    assert service.get(t.id).health == "orphaned"
+    return t
+
+
+def test_reads_do_not_search_again_for_a_settled_orphan(service, workspace, searches):
+    t = _orphan(service, workspace)
+    searches.clear()
+    for _ in range(3):
+        assert service.get(t.id).health == "orphaned"
+        assert [x.id for x in service.threads()] == [t.id]
+    assert searches == []
+
+
+def test_an_explicit_reconcile_and_a_new_content_look_again(service, workspace, searches):
+    t = _orphan(service, workspace)
+    searches.clear()
+    service.reconcile()
+    assert searches == ["src/auth.py"]
+    (workspace / "src" / "auth.py").write_text("# still gone, other text\n")
+    assert service.get(t.id).health == "orphaned"
+    assert searches == ["src/auth.py", "src/auth.py"]
+
+
+def test_code_that_comes_back_is_found_by_the_next_reconcile(service, workspace):
+    original = (workspace / "src" / "auth.py").read_text()
+    t = _orphan(service, workspace)
+    (workspace / "src" / "auth_moved.py").write_text(original)
+    service.reconcile()
+    back = service.get(t.id)
+    assert back.health != "orphaned" and back.anchor.file == "src/auth_moved.py"
