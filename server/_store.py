@@ -32,7 +32,6 @@ import orjson
 from limpet.anchoring import (
     SCHEMA_VERSION,
     FileNotFound,
-    StoreCorrupted,
     StoreError,
     StoreTooNew,
     Thread,
@@ -42,6 +41,7 @@ from limpet.anchoring import (
 from limpet.server._files import atomic_write, cross_process_lock, remove_stale_temps
 from limpet.server._order import ThreadOrder
 from limpet.server._paths import FileState, Workspace
+from limpet.server._recovery import DAMAGE, recover
 from limpet.server._staging import StagedPositions
 
 __all__ = ["ThreadStore", "dump_record", "GITIGNORE"]
@@ -254,9 +254,8 @@ class ThreadStore:
             raise ThreadNotFound(f"Thread not found: {thread_id}", field="thread_id") from None
         except StoreTooNew:
             raise
-        except (ValueError, KeyError, TypeError, AttributeError, orjson.JSONDecodeError) as exc:
-            self._recover(thread_id, path, exc)
-            raise AssertionError("unreachable") from exc  # _recover always raises
+        except DAMAGE as exc:
+            self._recover(thread_id, path, exc)  # always raises
 
     @staticmethod
     def _parse(data: bytes) -> Thread:
@@ -274,47 +273,12 @@ class ThreadStore:
         return Thread.from_record(record)
 
     def _recover(self, thread_id: str, path: Path, exc: Exception) -> None:
-        """Move the corrupt file aside, restore the backup, and report STORE_CORRUPTED once."""
-        rel = path.relative_to(self.ws.root).as_posix()
-        backup = self.backup_dir / "threads" / path.name
+        """Restore the backup of a damaged thread file and report STORE_CORRUPTED once."""
         with self.transaction():
-            try:
-                corrupt_bytes = path.read_bytes()
-            except FileNotFoundError:
-                raise ThreadNotFound(f"Thread not found: {thread_id}", field="thread_id") from None
-            try:
-                self._parse(corrupt_bytes)
-                return_ok = True  # another process already repaired it
-            except Exception:
-                return_ok = False
-            if return_ok:
-                raise StoreCorrupted(
-                    f"Store file {rel} was corrupted and has been repaired; retry the call",
-                    details={"file": rel, "recovered": True},
-                )
-            aside = self.corrupt_dir / f"{path.name}.{time.time_ns()}"
-            aside.parent.mkdir(parents=True, exist_ok=True)
-            atomic_write(aside, corrupt_bytes)
-            restored = False
-            try:
-                good = backup.read_bytes()
-                self._parse(good)
-                atomic_write(path, good)
-                restored = True
-            except (OSError, ValueError, KeyError, TypeError, orjson.JSONDecodeError):
-                path.unlink(missing_ok=True)
-        self._cache_set(thread_id, None)
-        raise StoreCorrupted(
-            (
-                f"Store file {rel} was corrupted; recovered from backup, corrupt copy kept at "
-                f"{aside.relative_to(self.ws.root).as_posix()}. Retry the call."
-                if restored
-                else f"Store file {rel} was corrupted and no valid backup exists; the corrupt copy is kept at "
-                f"{aside.relative_to(self.ws.root).as_posix()}"
-            ),
-            details={"file": rel, "recovered": restored, "kept_at": aside.relative_to(self.ws.root).as_posix(),
-                     "reason": str(exc)[:200]},
-        )
+            recover(path, self.backup_dir / "threads" / path.name, self.corrupt_dir, self.ws.root,
+                    self._parse, exc)
+        self._cache_set(thread_id, None)  # only reached when the file vanished meanwhile
+        raise ThreadNotFound(f"Thread not found: {thread_id}", field="thread_id")
 
     # -- writing (inside transaction) -----------------------------------------------------------
     def put(self, thread: Thread, *, derived: bool = False) -> None:
@@ -395,42 +359,15 @@ class ThreadStore:
             return None
         try:
             return _parse_document(data, check)
-        except (ValueError, TypeError, KeyError) as exc:  # orjson.JSONDecodeError is a ValueError
+        except DAMAGE as exc:
             self._recover_document(rel, check, exc)  # raises, unless the document vanished meanwhile
             return None
 
     def _recover_document(self, rel: str, check: Callable[[dict[str, Any]], None] | None, exc: Exception) -> None:
-        """Keep the damaged bytes aside, restore the backup, raise StoreCorrupted."""
-        path, backup, shown = self.dir / rel, self.backup_dir / rel, f".limpet/{rel}"
+        """Restore the backup of a damaged document; raises StoreCorrupted unless it vanished."""
         with self.transaction():
-            try:
-                damaged = path.read_bytes()
-                _parse_document(damaged, check)
-                repaired = True  # another process repaired it meanwhile
-            except FileNotFoundError:
-                return
-            except (ValueError, TypeError, KeyError):
-                repaired = False
-            if repaired:
-                raise StoreCorrupted(f"Store file {shown} was corrupted and has been repaired; retry the call",
-                                     details={"file": shown, "recovered": True})
-            aside = self.corrupt_dir / f"{path.name}.{time.time_ns()}"
-            atomic_write(aside, damaged)
-            try:
-                good = backup.read_bytes()
-                _parse_document(good, check)
-                atomic_write(path, good)
-                restored = True
-            except (OSError, ValueError, TypeError, KeyError):
-                path.unlink()  # kept aside above; the next read finds no document
-                restored = False
-        kept = aside.relative_to(self.ws.root).as_posix()
-        raise StoreCorrupted(
-            f"Store file {shown} was corrupted; "
-            + ("recovered from backup" if restored else "no valid backup exists")
-            + f", corrupt copy kept at {kept}." + (" Retry the call." if restored else ""),
-            details={"file": shown, "recovered": restored, "kept_at": kept, "reason": str(exc)[:200]},
-        )
+            recover(self.dir / rel, self.backup_dir / rel, self.corrupt_dir, self.ws.root,
+                    functools.partial(_parse_document, check=check), exc)
 
     def write_document(self, rel: str, record: dict[str, Any]) -> None:
         if not self._locked:

@@ -130,3 +130,12 @@ def http_server(workspace: Path, *, groups: set[str] | None = None, token: str |
         server.stop()
         thread.join(15)
         sock.close()
+
+
+def write_override(workspace, name, text):
+    """A workspace override of prompt NAME (`.limpet/prompts/NAME.md.j2`)."""
+    folder = workspace / ".limpet" / "prompts"
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{name}.md.j2"
+    path.write_text(text)
+    return path

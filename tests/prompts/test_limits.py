@@ -6,19 +6,12 @@ never a hang, never a MemoryError. Built-in templates are not limited (golden te
 from __future__ import annotations
 
 import pytest
+from support import write_override
 
 import limpet.prompts._limits as limits
 from limpet.prompts import TemplateFailure, get_prompt
 
 S = "{% set s = 'x' * 1000000 %}"  # the biggest string a template may build
-
-
-def write_override(fixture_ws, name, text):
-    folder = fixture_ws / ".limpet" / "prompts"
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"{name}.md.j2"
-    path.write_text(text)
-    return path
 
 
 def refusal(source, fixture_ws, text):

@@ -10,6 +10,7 @@ from dataclasses import fields
 import jinja2
 import jinja2.meta
 import pytest
+from support import write_override
 
 from limpet.anchoring import LimpetError
 from limpet.prompts import PROMPTS, TEMPLATE_DATA, TemplateFailure, builtin_template_source, get_prompt
@@ -23,14 +24,6 @@ def test_template_variables_are_exactly_what_the_prompt_provides(name):
 
 def test_every_prompt_has_a_template_and_a_data_class():
     assert set(TEMPLATE_DATA) == set(PROMPTS)
-
-
-def write_override(fixture_ws, name, text):
-    folder = fixture_ws / ".limpet" / "prompts"
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"{name}.md.j2"
-    path.write_text(text)
-    return path
 
 
 def test_a_workspace_template_replaces_the_builtin(source, fixture_ws):
