@@ -15,9 +15,7 @@ Errors are {"error": {code, message, field, details, suggestion}} with an HTTP s
 
 from __future__ import annotations
 
-import getpass
 import logging
-import os
 from collections import defaultdict
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -30,6 +28,7 @@ from starlette.routing import Route
 
 from limpet.anchoring import InternalError, InvalidArgument, LimpetError
 from limpet.server import _review_store as reviews
+from limpet.server._ids import local_author
 from limpet.server._operations import invalid_argument_from, invoke
 
 if TYPE_CHECKING:
@@ -125,7 +124,7 @@ def api_routes(mcp: McpApp, hub: EventHub) -> list[Route]:
                                  headers={"cache-control": "no-store", "x-accel-buffering": "no"})
 
     async def info(request: Request) -> Response:
-        return json_response({"workspace": svc.ws.root.name, "root": str(svc.ws.root), "author": _author(),
+        return json_response({"workspace": svc.ws.root.name, "root": str(svc.ws.root), "author": local_author(),
                               "groups": sorted({o.group for o in mcp.ops.values()})})
 
     return [
@@ -137,14 +136,6 @@ def api_routes(mcp: McpApp, hub: EventHub) -> list[Route]:
         Route("/api/events", events, methods=["GET"]),
         Route("/api/info", _guarded(info), methods=["GET"]),
     ]
-
-
-def _author() -> str:
-    try:
-        user = getpass.getuser()
-    except Exception:
-        user = ""
-    return os.environ.get("LIMPET_AUTHOR") or os.environ.get("USER") or user or "human"
 
 
 def file_tree(svc: Service) -> dict[str, Any]:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import hmac
 import ipaddress
-from http.cookies import SimpleCookie
+from http.cookies import CookieError, SimpleCookie
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
@@ -94,7 +94,7 @@ class Guard:
         cookie = SimpleCookie()
         try:
             cookie.load(headers.get("cookie", ""))
-        except Exception:  # a malformed cookie header is just no cookie
+        except CookieError:  # a malformed cookie header is just no cookie
             cookie = SimpleCookie()
         if COOKIE in cookie:
             candidates.append(cookie[COOKIE].value)

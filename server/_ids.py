@@ -9,6 +9,7 @@ digit budget when clients parse them loosely.
 
 from __future__ import annotations
 
+import getpass
 import hashlib
 import itertools
 import os
@@ -16,7 +17,7 @@ import socket
 import time
 from datetime import UTC, datetime
 
-__all__ = ["new_thread_id", "utc_now", "format_time"]
+__all__ = ["new_thread_id", "utc_now", "format_time", "local_author"]
 
 _counter = itertools.count()
 _HOST = socket.gethostname()
@@ -36,3 +37,13 @@ def format_time(dt: datetime) -> str:
 
 def utc_now() -> str:
     return format_time(datetime.now(UTC))
+
+
+def local_author() -> str:
+    """Who a person at this machine is, for the CLI and the web page: $LIMPET_AUTHOR, else
+    the login name, else "human"."""
+    try:
+        login = getpass.getuser()
+    except (OSError, KeyError):  # no login name and no passwd entry (e.g. a bare container uid)
+        login = ""
+    return os.environ.get("LIMPET_AUTHOR") or os.environ.get("USER") or login or "human"

@@ -17,10 +17,8 @@ every writer (under the lock) plus the threads folder's mtime (which git checkou
 
 from __future__ import annotations
 
-import atexit
 import contextlib
 import functools
-import gc
 import os
 import time
 from collections.abc import Callable, Iterator
@@ -39,6 +37,7 @@ from limpet.anchoring import (
     is_thread_id,
 )
 from limpet.server._files import atomic_write, cross_process_lock, remove_stale_temps
+from limpet.server._gc import gc_paused
 from limpet.server._order import ThreadOrder
 from limpet.server._paths import FileState, Workspace
 from limpet.server._recovery import DAMAGE, recover
@@ -226,7 +225,7 @@ class ThreadStore:
         ids = {n[:-5] for n in names if is_thread_id(n[:-5])}
         for stale in set(self._cache) - ids:
             self._cache_set(stale, None)
-        with _gc_paused():
+        with gc_paused():
             for thread_id in ids:
                 with contextlib.suppress(ThreadNotFound):
                     self.get(thread_id)
@@ -385,28 +384,3 @@ def _parse_document(data: bytes, check: Callable[[dict[str, Any]], None] | None)
     if check is not None:
         check(record)
     return record
-
-
-@contextlib.contextmanager
-def _gc_paused() -> Iterator[None]:
-    """Loading a store allocates ~10 objects per thread, all kept: the cyclic collector would
-    rescan the growing heap again and again (a third of a cold load). Threads hold no cycles
-    (reference counting frees them), so what was loaded is then frozen out of later
-    collections too: a server holding 100,000 threads would otherwise rescan a million
-    objects on every full collection."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.freeze()
-        _unfreeze_at_exit()
-        if was:
-            gc.enable()
-
-
-@functools.cache
-def _unfreeze_at_exit() -> None:
-    # Back into the collector's view at exit: the final collection then frees what was frozen
-    # (native objects warn about leaks otherwise).
-    atexit.register(gc.unfreeze)

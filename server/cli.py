@@ -9,8 +9,6 @@ Exit codes: 0 ok · 1 other error · 2 bad usage or invalid argument/path/range 
 
 from __future__ import annotations
 
-import getpass
-import os
 import re
 import sys
 from typing import Any
@@ -19,6 +17,7 @@ import click
 import orjson
 
 from limpet.anchoring import LimpetError
+from limpet.server._ids import local_author
 
 __all__ = ["main", "cli"]
 
@@ -28,10 +27,6 @@ EXIT_CODES = {
     "STORE_CORRUPTED": 5, "STORE_TOO_NEW": 5, "STORE_ERROR": 5,
 }
 _SPEC = re.compile(r"^(?P<file>.+?):(?P<start>\d+)(?:-(?P<end>\d+))?$")
-
-
-def _default_author() -> str:
-    return os.environ.get("LIMPET_AUTHOR") or os.environ.get("USER") or getpass.getuser() or "human"
 
 
 def _service(ctx: click.Context):
@@ -131,7 +126,7 @@ def add(ctx, spec: str, body: str, tag: str, author: str | None, as_json: bool) 
     start = int(m["start"])
     end = int(m["end"]) if m["end"] else start
     run_op(ctx, "comment_add", {"file": m["file"], "line_start": start, "line_end": end, "body": body, "tag": tag,
-                                "author": author or _default_author(), "author_type": "human"}, _print_thread)
+                                "author": author or local_author(), "author_type": "human"}, _print_thread)
 
 
 @cli.command("list")
@@ -172,7 +167,7 @@ def show(ctx, thread_id: str, as_json: bool) -> None:
 @click.pass_context
 def reply(ctx, thread_id: str, body: str, author: str | None, as_json: bool) -> None:
     """Reply to a thread."""
-    run_op(ctx, "comment_reply", {"thread_id": thread_id, "body": body, "author": author or _default_author(),
+    run_op(ctx, "comment_reply", {"thread_id": thread_id, "body": body, "author": author or local_author(),
                                   "author_type": "human"}, _print_thread)
 
 
@@ -187,7 +182,7 @@ def reply(ctx, thread_id: str, body: str, author: str | None, as_json: bool) -> 
 def resolve(ctx, thread_id: str, decision: str | None, wontfix: bool, author: str | None, as_json: bool) -> None:
     """Resolve a thread (idempotent)."""
     run_op(ctx, "comment_resolve", {"thread_id": thread_id, "decision": decision, "wontfix": wontfix,
-                                    "author": author or _default_author()}, _print_thread)
+                                    "author": author or local_author()}, _print_thread)
 
 
 @cli.command()
@@ -198,7 +193,7 @@ def resolve(ctx, thread_id: str, decision: str | None, wontfix: bool, author: st
 @click.pass_context
 def reopen(ctx, thread_id: str, author: str | None, as_json: bool) -> None:
     """Reopen a resolved thread (its decision stays in the history)."""
-    run_op(ctx, "comment_reopen", {"thread_id": thread_id, "author": author or _default_author()}, _print_thread)
+    run_op(ctx, "comment_reopen", {"thread_id": thread_id, "author": author or local_author()}, _print_thread)
 
 
 @cli.command()
