@@ -1,93 +1,32 @@
 """limpet.anchoring: the pure engine — bytes in, values out, no file or network I/O.
 
-Public surface: the thread model, the error tree (stable codes), anchors and re-anchoring.
+Public surface: building anchor records (`create_anchor`), re-anchoring them to changed code
+(`reanchor`, the cascade, with a `WorkspaceIndex` for code that moved to other files),
+candidates for an orphan, and the language registry and complexity figures the prompts use.
+The records and errors it works with are limpet.model's.
 """
 
-from limpet.anchoring._anchor import Anchor, content_hash, create_anchor
-from limpet.anchoring._errors import (
-    FileNotFound,
-    InternalError,
-    InvalidAnchor,
-    InvalidArgument,
-    InvalidPath,
-    LimpetError,
-    LockTimeout,
-    ParseFailure,
-    StoreCorrupted,
-    StoreError,
-    StoreTooNew,
-    ThreadNotFound,
-)
-from limpet.anchoring._model import (
-    AUTHOR_TYPES,
-    HEALTHS,
-    MAX_BODY,
-    SCHEMA_VERSION,
-    STATUSES,
-    TAGS,
-    THREAD_ID_PATTERN,
-    Comment,
-    Decision,
-    HistoryEvent,
-    Snapshot,
-    Thread,
-    is_thread_id,
-)
-
-# Re-anchoring pulls in tree-sitter: loaded on first use so `limpet --help` and a server's
-# first tools/list stay fast (cold start).
-_LAZY = {
-    "WorkspaceIndex": "._index",
-    "Relocation": "._reanchor",
-    "Candidate": "._reanchor",
-    "reanchor": "._reanchor",
-    "orphan_candidates": "._reanchor",
-}
-
-
-def __getattr__(name: str):
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from importlib import import_module
-
-    value = getattr(import_module(module, __name__), name)
-    globals()[name] = value
-    return value
-
+from limpet.anchoring._anchor import create_anchor, text_hash
+from limpet.anchoring._candidates import Candidate, orphan_candidates
+from limpet.anchoring._complexity import cyclomatic_complexity, measures_complexity
+from limpet.anchoring._index import WorkspaceIndex
+from limpet.anchoring._languages import language_for_path
+from limpet.anchoring._reanchor import METHODS, Relocation, reanchor
+from limpet.anchoring._symbols import Symbol
+from limpet.anchoring._text import content_hash
 
 __all__ = [
+    "METHODS",
     "Candidate",
     "Relocation",
+    "Symbol",
     "WorkspaceIndex",
-    "orphan_candidates",
-    "reanchor",
-    "AUTHOR_TYPES",
-    "HEALTHS",
-    "MAX_BODY",
-    "SCHEMA_VERSION",
-    "STATUSES",
-    "TAGS",
-    "THREAD_ID_PATTERN",
-    "Anchor",
-    "Comment",
-    "Decision",
-    "FileNotFound",
-    "HistoryEvent",
-    "InternalError",
-    "InvalidAnchor",
-    "InvalidArgument",
-    "InvalidPath",
-    "LimpetError",
-    "LockTimeout",
-    "ParseFailure",
-    "Snapshot",
-    "StoreCorrupted",
-    "StoreError",
-    "StoreTooNew",
-    "Thread",
-    "ThreadNotFound",
     "content_hash",
     "create_anchor",
-    "is_thread_id",
+    "cyclomatic_complexity",
+    "language_for_path",
+    "measures_complexity",
+    "orphan_candidates",
+    "reanchor",
+    "text_hash",
 ]

@@ -9,11 +9,11 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from limpet.anchoring._anchor import Anchor
 from limpet.anchoring._fileview import FileView, SymbolView, file_view
 from limpet.anchoring._index import WorkspaceIndex
 from limpet.anchoring._locate import fuzzy_windows
 from limpet.anchoring._mapping import kinds_compatible, map_into_symbol, symbol_similarity
+from limpet.model import Anchor
 
 MIN_SCORE = 0.3  # below this a suggestion is noise
 

@@ -41,6 +41,11 @@ def decision_points(language: str, tree, start_byte: int, end_byte: int) -> int:
     return len(_branch_nodes(language, _tree(language, tree).root_node, start_byte, end_byte))
 
 
+def measures_complexity(language: str) -> bool:
+    """True when the language's query says where it branches (@branch patterns)."""
+    return bool(language) and get_query(language, "branches") is not None
+
+
 def cyclomatic_complexity(language: str, tree_or_source) -> list[tuple[Symbol, int]]:
     """(symbol, complexity) for every function/method/constructor symbol, in symbol order."""
     tree = _tree(language, tree_or_source)

@@ -33,8 +33,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from threading import Lock
 
-from limpet.anchoring._anchor import Anchor, create_anchor, relocated
-from limpet.anchoring._candidates import Candidate, orphan_candidates
+from limpet.anchoring._anchor import relocated
 from limpet.anchoring._fileview import file_view
 from limpet.anchoring._index import WorkspaceIndex
 from limpet.anchoring._steps_local import (
@@ -48,12 +47,9 @@ from limpet.anchoring._steps_local import (
 )
 from limpet.anchoring._steps_moved import moved_step
 from limpet.anchoring._text import content_hash
+from limpet.model import Anchor
 
-# The engine's public surface (limpet.anchoring re-exports it).
-__all__ = [
-    "METHODS", "Anchor", "Candidate", "Relocation", "WorkspaceIndex",
-    "content_hash", "create_anchor", "orphan_candidates", "reanchor",
-]
+__all__ = ["METHODS", "Relocation", "find", "reanchor", "source_hash"]
 
 METHODS = ("unchanged", "exact", "symbol", "renamed", "moved", "fuzzy", "orphaned")
 WEAK_SYMBOL_MATCH = 0.5  # below this, an identical copy elsewhere beats the same name

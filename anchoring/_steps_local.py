@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from limpet.anchoring._anchor import Anchor
 from limpet.anchoring._bounds import settle_window
 from limpet.anchoring._fileview import FileView, SymbolView
 from limpet.anchoring._fingerprint import in_name_filter
@@ -22,6 +21,7 @@ from limpet.anchoring._locate import (
     quote_weight,
 )
 from limpet.anchoring._mapping import kinds_compatible, map_into_symbol, symbol_similarity
+from limpet.model import Anchor
 
 MARGIN = 0.1
 TWIN_MIN = 0.6  # similarity picking one of several symbols sharing a name

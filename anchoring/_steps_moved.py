@@ -7,11 +7,11 @@ files are searched first; the rest of the workspace only for exact evidence.
 
 from __future__ import annotations
 
-from limpet.anchoring._anchor import Anchor
 from limpet.anchoring._index import WorkspaceIndex
 from limpet.anchoring._locate import context_similarity, exact_occurrences, quote_rows, quote_weight
 from limpet.anchoring._mapping import kinds_compatible, map_into_symbol, symbol_similarity
 from limpet.anchoring._steps_local import MARGIN, Hit
+from limpet.model import Anchor
 
 MOVED_MIN = 0.9  # similarity for an edited symbol found in another file
 MOVED_MIN_SAME_NAME = 0.85

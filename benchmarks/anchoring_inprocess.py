@@ -18,10 +18,7 @@ import sys
 import time
 from pathlib import Path
 
-from limpet.anchoring._anchor import create_anchor
-from limpet.anchoring._index import WorkspaceIndex
-from limpet.anchoring._reanchor import reanchor
-from limpet.anchoring._text import content_hash
+from limpet.anchoring import WorkspaceIndex, content_hash, create_anchor, reanchor
 
 BENCH = Path(__file__).resolve().parents[2] / "shared" / "bench" / "anchoring"
 

@@ -27,9 +27,8 @@ from itertools import accumulate, islice
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from limpet.anchoring._anchor import Anchor
-from limpet.anchoring._model import HEALTHS, STATUSES, TAGS, Comment, Decision, Snapshot, Thread
 from limpet.exporters import PARQUET_SCHEMA, ExportItem, ExportOptions, get_exporter
+from limpet.model import HEALTHS, STATUSES, TAGS, Anchor, Comment, Decision, Snapshot, Thread
 
 BASE_ID = 1763790000000000
 AI = {"model": "claude-sonnet-4.5", "confidence": 0.9, "reasoning": "Pattern seen in similar code"}

@@ -12,8 +12,8 @@ from itertools import accumulate
 
 import pyarrow as pa
 
-from limpet.anchoring._errors import InvalidArgument
 from limpet.exporters._types import ExportItem
+from limpet.model import InvalidArgument
 
 __all__ = ["PARQUET_SCHEMA", "PARQUET_SCHEMA_ID", "build_batch"]
 

@@ -6,17 +6,12 @@ is orphaned, falls back to the text the anchor kept, so no thread exports withou
 
 from __future__ import annotations
 
-import os
 import re
 from collections import OrderedDict
 from dataclasses import dataclass
 
+from limpet.anchoring import language_for_path
 from limpet.exporters._types import ExportItem
-
-try:  # the engine's registry; our own small table below covers its absence
-    from limpet.anchoring._languages import language_for_path as _engine_language
-except ImportError:  # pragma: no cover - depends on the engine version
-    _engine_language = None
 
 __all__ = ["Excerpt", "LineCache", "excerpt", "fence", "fence_language", "split_lines"]
 
@@ -32,20 +27,11 @@ _FENCE_NAMES = {
     "requirements": "text",
     "pymanifest": "text",
 }
-_FALLBACK = {
-    ".py": "python", ".js": "javascript", ".jsx": "jsx", ".ts": "typescript", ".tsx": "tsx",
-    ".go": "go", ".rs": "rust", ".java": "java", ".c": "c", ".h": "c", ".cpp": "cpp",
-    ".cs": "csharp", ".rb": "ruby", ".php": "php", ".kt": "kotlin", ".swift": "swift",
-    ".sh": "bash", ".md": "markdown", ".json": "json", ".yaml": "yaml", ".yml": "yaml",
-    ".toml": "toml", ".html": "html", ".css": "css", ".sql": "sql",
-}  # fmt: skip
 
 
 def fence_language(path: str) -> str:
     """The info string for a fenced block of `path`'s code ("text" when unknown)."""
-    lang = _engine_language(path) if _engine_language is not None else None
-    if lang is None:
-        lang = _FALLBACK.get(os.path.splitext(path)[1].lower())
+    lang = language_for_path(path)
     return _FENCE_NAMES.get(lang, lang) if lang else "text"
 
 

@@ -20,18 +20,18 @@ from typing import Any, BinaryIO
 
 import orjson
 
-from limpet.anchoring._errors import InvalidArgument
-from limpet.anchoring._model import (
+from limpet.exporters._sink import ProgressTicker, check_common, checked, open_sink
+from limpet.exporters._types import ExportItem, ExportOptions, ExportResult, Progress
+from limpet.model import (
     AUTHOR_TYPES,
     HEALTHS,
     SCHEMA_VERSION,
     STATUSES,
     TAGS,
+    InvalidArgument,
     Thread,
     is_thread_id,
 )
-from limpet.exporters._sink import ProgressTicker, check_common, checked, open_sink
-from limpet.exporters._types import ExportItem, ExportOptions, ExportResult, Progress
 
 __all__ = ["EXPORT_SCHEMA", "JsonExporter", "read_json_export"]
 

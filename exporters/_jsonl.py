@@ -16,10 +16,10 @@ from typing import Any, BinaryIO
 
 import orjson
 
-from limpet.anchoring._model import Thread
 from limpet.exporters._excerpt import LineCache, excerpt, fence, fence_language
 from limpet.exporters._sink import ProgressTicker, check_common, checked, open_sink
 from limpet.exporters._types import ExportItem, ExportOptions, ExportResult, Progress
+from limpet.model import Thread
 
 __all__ = ["JsonlExporter", "comment_record", "review_pair_record"]
 

@@ -11,10 +11,10 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import BinaryIO, NamedTuple
 
-from limpet.anchoring._model import Thread
 from limpet.exporters._excerpt import LineCache, excerpt, fence, fence_language
 from limpet.exporters._sink import ProgressTicker, check_common, checked, open_sink
 from limpet.exporters._types import ExportItem, ExportOptions, ExportResult, Progress
+from limpet.model import Thread
 
 __all__ = ["MarkdownExporter", "render_digest"]
 

@@ -18,7 +18,6 @@ import pyarrow as pa
 import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 
-from limpet.anchoring._errors import InvalidArgument
 from limpet.exporters._arrow import PARQUET_SCHEMA, build_batch
 from limpet.exporters._sink import (
     ProgressTicker,
@@ -30,6 +29,7 @@ from limpet.exporters._sink import (
     to_path,
 )
 from limpet.exporters._types import ExportItem, ExportOptions, ExportResult, Progress
+from limpet.model import InvalidArgument
 
 __all__ = ["ParquetExporter"]
 

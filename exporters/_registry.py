@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from limpet.anchoring._errors import InvalidArgument
 from limpet.exporters._json import JsonExporter
 from limpet.exporters._jsonl import JsonlExporter
 from limpet.exporters._markdown import MarkdownExporter
 from limpet.exporters._parquet import ParquetExporter
 from limpet.exporters._types import Exporter
+from limpet.model import InvalidArgument
 
 __all__ = ["FORMATS", "get_exporter"]
 

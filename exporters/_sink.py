@@ -14,8 +14,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import BinaryIO
 
-from limpet.anchoring._errors import InvalidArgument
 from limpet.exporters._types import ExportItem, ExportOptions, Progress
+from limpet.model import InvalidArgument
 
 __all__ = [
     "CountingWriter",

@@ -12,8 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import BinaryIO, Literal, Protocol
 
-from limpet.anchoring._errors import InvalidArgument
-from limpet.anchoring._model import Thread
+from limpet.model import InvalidArgument, Thread
 
 __all__ = [
     "MAX_CONTEXT_LINES",

@@ -11,7 +11,8 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from limpet.anchoring import Thread
+from limpet.anchoring import language_for_path
+from limpet.model import Thread
 
 __all__ = [
     "MAX_BODY_CHARS",
@@ -60,8 +61,6 @@ class ThreadView:
 
 
 def language_of(path: str) -> str:
-    from limpet.anchoring._languages import language_for_path
-
     return language_for_path(path) or ""
 
 

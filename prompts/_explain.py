@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from limpet.anchoring import InvalidArgument
+from limpet.anchoring import cyclomatic_complexity, measures_complexity
+from limpet.model import InvalidArgument
 from limpet.prompts._code import CodeListing, ThreadView, file_lines, language_of, listing, thread_view
 from limpet.prompts._render import render
 from limpet.prompts._source import PromptSource, ToolSpec, first_tool
@@ -76,16 +77,12 @@ def _measure(language: str, raw: bytes) -> list[tuple[str, str, tuple[int, int],
     """(qualified name, kind, 1-based line range, complexity) per function, in file order."""
     if not _supported(language):
         return []
-    from limpet.anchoring._complexity import cyclomatic_complexity
-
     return [(s.qualified_name, s.kind, (s.start_line + 1, s.end_line + 1), cc)
             for s, cc in cyclomatic_complexity(language, raw)]
 
 
 def _supported(language: str) -> bool:
-    from limpet.anchoring._languages import get_query
-
-    return bool(language) and get_query(language, "branches") is not None
+    return measures_complexity(language)
 
 
 def _example_wishes(rel: str, line: int) -> dict[str, object]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from limpet.anchoring import LimpetError, Thread
+from limpet.model import LimpetError, Thread
 from limpet.prompts._code import CodeListing, ThreadView, file_lines, language_of, listing, thread_view
 from limpet.prompts._render import render
 from limpet.prompts._source import CandidateLike, PromptSource, ToolSpec, first_tool

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from limpet.anchoring import InvalidArgument
+from limpet.model import InvalidArgument
 from limpet.prompts._explain import EXPLAIN_COMPLEXITY
 from limpet.prompts._orphans import FIX_ORPHANS
 from limpet.prompts._review import REVIEW_CODE

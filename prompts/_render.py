@@ -16,7 +16,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from limpet.anchoring import ParseFailure
+from limpet.model import ParseFailure
 
 __all__ = ["TEMPLATE_SUFFIX", "TemplateFailure", "builtin_template_source", "context_of", "render"]
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from limpet.anchoring import Thread
+from limpet.model import Thread
 
 __all__ = ["CandidateLike", "PromptSource", "ToolArg", "ToolSpec", "first_tool"]
 
@@ -129,6 +129,15 @@ class PromptSource(Protocol):
 
     def orphan_candidates(self, thread: Thread, k: int) -> Sequence[CandidateLike]:
         """The engine's best k places for an orphaned thread, best first."""
+        ...
+
+    @property
+    def default_context_lines(self) -> int:
+        """Lines of code around an anchor that a training export includes by default."""
+        ...
+
+    def training_record(self, thread: Thread, context_lines: int) -> dict[str, Any]:
+        """The JSONL training record an export writes for `thread` (0 context lines: none)."""
         ...
 
 

@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from limpet.anchoring import InvalidArgument
+from limpet.model import InvalidArgument
 
 __all__ = ["PromptArg", "PromptSpec"]
 

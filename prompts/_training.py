@@ -4,13 +4,12 @@ produce it."""
 
 from __future__ import annotations
 
-import io
 import json
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from limpet.anchoring import HEALTHS, STATUSES, TAGS, InvalidArgument, LimpetError, Thread
+from limpet.model import HEALTHS, STATUSES, TAGS, InvalidArgument, Thread
 from limpet.prompts._render import render
 from limpet.prompts._source import PromptSource, ToolSpec, first_tool
 from limpet.prompts._spec import PromptArg, PromptSpec
@@ -43,9 +42,7 @@ class TrainingExportData:
 
 
 def gather_training_export(source: PromptSource, include_context: bool = True) -> TrainingExportData:
-    from limpet.exporters import ExportOptions
-
-    context_lines = ExportOptions().context_lines if include_context else 0
+    context_lines = source.default_context_lines if include_context else 0
     threads = list(source.threads())
     tool = first_tool(source, "export_comments")
     wishes = {"format": "jsonl", "options.includeSourceContext": include_context,
@@ -59,7 +56,7 @@ def gather_training_export(source: PromptSource, include_context: bool = True) -
         by_status=_counts(threads, "status", STATUSES),
         by_health=_counts(threads, "health", HEALTHS),
         sample_id=threads[0].id if threads else None,
-        sample=_sample(source, threads[0], include_context, context_lines) if threads else None,
+        sample=_sample(source, threads[0], context_lines) if threads else None,
         cli=f"limpet export --format jsonl --context-lines {context_lines} --output {OUTPUT}",
         tool=tool,
         tool_call=tool.call(wishes) if tool else None,
@@ -72,19 +69,9 @@ def _counts(threads: Sequence[Thread], attr: str, order: tuple[str, ...]) -> tup
     return tuple(Count(name, counted.get(name, 0)) for name in (*order, *extra))
 
 
-def _sample(source: PromptSource, thread: Thread, include_context: bool, context_lines: int) -> str:
-    """The record the JSONL exporter itself writes for `thread` (not a re-spelling of it)."""
-    from limpet.exporters import ExportItem, ExportOptions, get_exporter
-
-    try:
-        current = source.read_source(thread.anchor.file)
-    except LimpetError:  # the file is gone: the exporter handles None
-        current = None
-    buffer = io.BytesIO()
-    options = ExportOptions(context_lines=context_lines, include_source_context=include_context)
-    get_exporter("jsonl").write([ExportItem(thread, source.workspace_name, current)], buffer, options)
-    record = json.loads(buffer.getvalue().decode("utf-8").splitlines()[0])
-    return json.dumps(record, indent=2, ensure_ascii=False)
+def _sample(source: PromptSource, thread: Thread, context_lines: int) -> str:
+    """The record the JSONL export itself writes for `thread` (not a re-spelling of it)."""
+    return json.dumps(source.training_record(thread, context_lines), indent=2, ensure_ascii=False)
 
 
 def training_export(source: PromptSource, include_context: bool = True) -> str:

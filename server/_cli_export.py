@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 import orjson
 
-from limpet.anchoring import LimpetError
+from limpet.model import LimpetError
 from limpet.server._filters import ThreadFilter
 from limpet.server.cli import _fail, cli
 
@@ -36,7 +36,7 @@ from limpet.server.cli import _fail, cli
 def export_cmd(ctx, fmt, output, workspaces, file_glob, tag, status, health, author, since, context_lines, task,
                partition_by, as_json) -> None:
     """Export threads as JSON, Markdown, JSONL training data or Parquet."""
-    from limpet.anchoring import InvalidArgument
+    from limpet.model import InvalidArgument
     from limpet.server._export import export_threads
     from limpet.server._service import Service
 

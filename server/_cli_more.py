@@ -13,7 +13,7 @@ import sys
 import click
 from pydantic import TypeAdapter, ValidationError
 
-from limpet.anchoring import InvalidArgument, LimpetError
+from limpet.model import InvalidArgument, LimpetError
 from limpet.server._schemas import ThreadId
 from limpet.server.cli import (
     _fail,

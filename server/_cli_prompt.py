@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 import orjson
 
-from limpet.anchoring import LimpetError
+from limpet.model import LimpetError
 from limpet.prompts import PROMPTS, get_prompt
 from limpet.server.cli import _fail, _service, cli, json_option, workspace_option
 

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import IO, Any
 
-from limpet.anchoring import InvalidArgument, Thread
+from limpet.model import InvalidArgument, Thread
 from limpet.server._filters import ThreadFilter
 from limpet.server._ids import utc_now
 from limpet.server._service import Service

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import filelock
 
-from limpet.anchoring import LockTimeout
+from limpet.model import LockTimeout
 
 __all__ = ["atomic_write", "cross_process_lock", "remove_stale_temps", "TEMP_MARK"]
 

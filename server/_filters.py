@@ -6,7 +6,7 @@ import fnmatch
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from limpet.anchoring import Thread
+from limpet.model import Thread
 
 __all__ = ["ThreadFilter", "is_glob"]
 

@@ -26,7 +26,7 @@ from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
-from limpet.anchoring import InternalError, InvalidArgument, LimpetError
+from limpet.model import InternalError, InvalidArgument, LimpetError
 from limpet.server import _review_store as reviews
 from limpet.server._ids import local_author
 from limpet.server._operations import invalid_argument_from, invoke

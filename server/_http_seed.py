@@ -21,7 +21,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from limpet.anchoring import InvalidArgument, LimpetError
+from limpet.model import InvalidArgument, LimpetError
 from limpet.server import _review_store as reviews
 from limpet.server._http_api import json_response, read_json, run
 from limpet.server._operations import invoke

@@ -23,7 +23,7 @@ import orjson
 from mcp.server.lowlevel.server import NotificationOptions, Server
 from mcp.shared.exceptions import MCPError
 
-from limpet.anchoring import InternalError, LimpetError
+from limpet.model import InternalError, LimpetError
 from limpet.server._operations import Operation, invoke, operations_for
 from limpet.server._service import Service
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import mcp_types as types
 from mcp.shared.exceptions import MCPError
 
-from limpet.anchoring import InternalError, LimpetError, Thread
+from limpet.model import InternalError, LimpetError, Thread
 from limpet.prompts import PROMPTS, PromptSpec, ToolSpec, get_prompt, prompt_spec
 from limpet.server._paths import STORE_DIRNAME
 
@@ -59,6 +59,25 @@ class ServicePromptSource:
     def tool(self, name: str) -> ToolSpec | None:
         op = self.ops.get(name)
         return ToolSpec.from_schema(op.name, op.description, op.input_schema()) if op else None
+
+    @property
+    def default_context_lines(self) -> int:
+        from limpet.exporters import ExportOptions
+
+        return ExportOptions().context_lines
+
+    def training_record(self, thread: Thread, context_lines: int) -> dict[str, Any]:
+        import io
+
+        import orjson
+
+        from limpet.exporters import ExportItem, ExportOptions, get_exporter
+
+        current = self.service.ws.read_or_none(thread.anchor.file)  # gone: the exporter handles None
+        buffer = io.BytesIO()
+        options = ExportOptions(context_lines=context_lines, include_source_context=context_lines > 0)
+        get_exporter("jsonl").write([ExportItem(thread, self.workspace_name, current)], buffer, options)
+        return orjson.loads(buffer.getvalue().splitlines()[0])
 
     def orphan_candidates(self, thread: Thread, k: int) -> Sequence[Any]:
         from limpet.anchoring import orphan_candidates

@@ -37,7 +37,7 @@ from mcp.server.subscriptions import (
 )
 from mcp.shared.exceptions import MCPError
 
-from limpet.anchoring import TAGS, LimpetError, Thread
+from limpet.model import TAGS, LimpetError, Thread
 from limpet.server._export import EXPORT_SCHEME, read_export
 from limpet.server._filters import ThreadFilter
 from limpet.server._mcp_review import REVIEW_URI

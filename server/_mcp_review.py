@@ -12,7 +12,7 @@ import mcp_types as types
 import orjson
 from mcp.shared.exceptions import MCPError
 
-from limpet.anchoring import LimpetError
+from limpet.model import LimpetError
 from limpet.server._review_store import current
 
 if TYPE_CHECKING:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import orjson
 from pydantic import BaseModel, ValidationError
 
-from limpet.anchoring import InvalidArgument
+from limpet.model import InvalidArgument
 
 if TYPE_CHECKING:
     from limpet.server._service import Service

@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 import orjson
 from pydantic import BaseModel, Field
 
-from limpet.anchoring import LimpetError, StoreCorrupted, StoreError, Thread, ThreadNotFound
+from limpet.model import LimpetError, StoreCorrupted, StoreError, Thread, ThreadNotFound
 from limpet.server._filters import ThreadFilter
 from limpet.server._operations import operation
 from limpet.server._schemas import Args, ThreadId

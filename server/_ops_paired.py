@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, Field, WithJsonSchema
 
-from limpet.anchoring import Thread
+from limpet.model import Thread
 from limpet.server._filters import ThreadFilter
 from limpet.server._ids import format_time
 from limpet.server._operations import operation

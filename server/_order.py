@@ -14,7 +14,7 @@ from __future__ import annotations
 from bisect import bisect_left, insort
 from collections.abc import Callable, Iterable
 
-from limpet.anchoring import Thread
+from limpet.model import Thread
 
 __all__ = ["ThreadOrder", "position"]
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import NamedTuple
 from urllib.parse import unquote
 
-from limpet.anchoring import FileNotFound, InvalidPath
+from limpet.model import FileNotFound, InvalidPath
 
 __all__ = ["Workspace", "FileState", "STORE_DIRNAME", "IGNORED_DIRS"]
 

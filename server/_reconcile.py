@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from itertools import chain
 from operator import attrgetter
 
-from limpet.anchoring import HistoryEvent, Thread, content_hash
+from limpet.anchoring import content_hash
+from limpet.model import HistoryEvent, Thread
 from limpet.server._ids import utc_now
 from limpet.server._paths import FileState, Workspace
 from limpet.server._store import ThreadStore

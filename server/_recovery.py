@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from limpet.anchoring import StoreCorrupted
+from limpet.model import StoreCorrupted
 from limpet.server._files import atomic_write
 
 __all__ = ["DAMAGE", "recover"]

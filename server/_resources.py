@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote, unquote
 
-from limpet.anchoring import TAGS, InvalidArgument, Thread
+from limpet.model import TAGS, InvalidArgument, Thread
 from limpet.server._filters import ThreadFilter
 from limpet.server._service import Service
 

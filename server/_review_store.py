@@ -18,7 +18,8 @@ from urllib.parse import unquote, urlparse
 
 import orjson
 
-from limpet.anchoring import Anchor, InvalidPath, LimpetError, StoreTooNew, create_anchor
+from limpet.anchoring import create_anchor
+from limpet.model import Anchor, InvalidPath, LimpetError, StoreTooNew
 from limpet.server._files import atomic_write
 from limpet.server._ids import utc_now
 from limpet.server._review import Reference, apply_mode, find_references

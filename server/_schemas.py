@@ -10,7 +10,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, WithJsonSchema
 
-from limpet.anchoring import MAX_BODY, THREAD_ID_PATTERN
+from limpet.model import MAX_BODY, THREAD_ID_PATTERN
 
 __all__ = [
     "Args",

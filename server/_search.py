@@ -21,7 +21,7 @@ from collections.abc import Sequence
 
 import regex
 
-from limpet.anchoring import InvalidArgument, Thread
+from limpet.model import InvalidArgument, Thread
 
 __all__ = ["search_threads", "SEARCH_SECONDS"]
 

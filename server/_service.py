@@ -12,15 +12,8 @@ import weakref
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from limpet.anchoring import (
-    Comment,
-    Decision,
-    HistoryEvent,
-    LockTimeout,
-    Snapshot,
-    Thread,
-    create_anchor,
-)
+from limpet.anchoring import create_anchor
+from limpet.model import Comment, Decision, HistoryEvent, LockTimeout, Snapshot, Thread
 from limpet.server._filters import ThreadFilter
 from limpet.server._ids import new_thread_id, utc_now
 from limpet.server._paths import Workspace
@@ -317,7 +310,7 @@ def _snapshot(now: str, anchor: Any) -> Snapshot:
 
 def _with_field_names(make: Callable[[], Any], names: dict[str, str]) -> Any:
     """Engine errors name generic fields (line_start...); report them as this tool spells them."""
-    from limpet.anchoring import InvalidAnchor
+    from limpet.model import InvalidAnchor
 
     try:
         return make()

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from limpet.anchoring import Anchor, HistoryEvent, StoreError, Thread, ThreadNotFound
+from limpet.model import Anchor, HistoryEvent, StoreError, Thread, ThreadNotFound
 
 if TYPE_CHECKING:
     from limpet.server._store import ThreadStore

@@ -27,7 +27,7 @@ from typing import Any
 
 import orjson
 
-from limpet.anchoring import (
+from limpet.model import (
     SCHEMA_VERSION,
     FileNotFound,
     StoreError,

@@ -16,7 +16,7 @@ from typing import Any
 import click
 import orjson
 
-from limpet.anchoring import LimpetError
+from limpet.model import LimpetError
 from limpet.server._ids import local_author
 
 __all__ = ["main", "cli"]

@@ -6,16 +6,15 @@ import json
 
 import pytest
 
-from limpet.anchoring import _languages
-from limpet.anchoring._errors import InvalidAnchor
-from limpet.anchoring._reanchor import (
-    Anchor,
+from limpet.anchoring import (
     WorkspaceIndex,
+    _languages,
     content_hash,
     create_anchor,
     orphan_candidates,
     reanchor,
 )
+from limpet.model import Anchor, InvalidAnchor
 
 PY = b"import os\n\n\ndef home():\n    return os.path.expanduser('~')\n\n\ndef cwd():\n    return os.getcwd()\n"
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from limpet.anchoring._complexity import cyclomatic_complexity
+from limpet.anchoring import cyclomatic_complexity
 from limpet.anchoring._languages import language_for_path
 
 FIXTURES = Path(__file__).parent / "fixtures" / "complexity"

@@ -13,13 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from limpet.anchoring._reanchor import (
-    WorkspaceIndex,
-    content_hash,
-    create_anchor,
-    orphan_candidates,
-    reanchor,
-)
+from limpet.anchoring import WorkspaceIndex, content_hash, create_anchor, orphan_candidates, reanchor
 
 FIXTURES = Path(__file__).parent / "fixtures" / "reanchor"
 LANGUAGES = ["python", "javascript", "typescript", "go", "rust", "java"]

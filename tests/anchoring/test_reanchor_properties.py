@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from limpet.anchoring._reanchor import create_anchor, reanchor
+from limpet.anchoring import create_anchor, reanchor
 
 FUNCTIONS = [
     "def parse_header(line):\n    key, _, value = line.partition(':')\n    return key.strip().lower(), value.strip()\n",

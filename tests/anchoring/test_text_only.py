@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from limpet.anchoring import _languages
-from limpet.anchoring._reanchor import create_anchor, reanchor
+from limpet.anchoring import _languages, create_anchor, reanchor
 
 
 @pytest.fixture(autouse=True)

@@ -6,9 +6,9 @@ from dataclasses import replace
 
 import pytest
 
-from limpet.anchoring._anchor import create_anchor
-from limpet.anchoring._model import Comment, Decision, HistoryEvent, Snapshot, Thread
+from limpet.anchoring import create_anchor
 from limpet.exporters import ExportItem
+from limpet.model import Comment, Decision, HistoryEvent, Snapshot, Thread
 
 AUTH_PY = b"""import time
 

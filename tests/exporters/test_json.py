@@ -11,9 +11,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from limpet.anchoring._anchor import create_anchor
-from limpet.anchoring._errors import InvalidArgument
-from limpet.anchoring._model import (
+from limpet.anchoring import create_anchor
+from limpet.exporters import EXPORT_SCHEMA, ExportItem, ExportOptions, get_exporter, read_json_export
+from limpet.model import (
     AUTHOR_TYPES,
     HEALTHS,
     STATUSES,
@@ -21,10 +21,10 @@ from limpet.anchoring._model import (
     Comment,
     Decision,
     HistoryEvent,
+    InvalidArgument,
     Snapshot,
     Thread,
 )
-from limpet.exporters import EXPORT_SCHEMA, ExportItem, ExportOptions, get_exporter, read_json_export
 
 _PY = b"class A:\n    def f(self, x):\n        return x + 1\n\n\ndef g():\n    '''doc'''\n    return A()\n"
 _TS = b"export const k = 1;\nfunction h(a: number): number {\n  return a * 2;\n}\n"

@@ -6,8 +6,8 @@ import io
 
 import pytest
 
-from limpet.anchoring._errors import InvalidArgument
 from limpet.exporters import FORMATS, ExportOptions, get_exporter
+from limpet.model import InvalidArgument
 
 
 def test_formats_and_registry():

@@ -14,8 +14,8 @@ import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 import pytest
 
-from limpet.anchoring._errors import InvalidArgument
 from limpet.exporters import PARQUET_SCHEMA, ExportItem, ExportOptions, get_exporter
+from limpet.model import InvalidArgument
 
 TS = pa.timestamp("us", tz="UTC")
 CONTRACT = {  # the contract's minimum columns and their types

@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from limpet.anchoring import Comment, Decision, HistoryEvent, Snapshot, Thread, create_anchor
+from limpet.anchoring import create_anchor
+from limpet.model import Comment, Decision, HistoryEvent, Snapshot, Thread
 from limpet.prompts import ToolSpec
 
 FIXTURE = Path(__file__).parent / "fixture"

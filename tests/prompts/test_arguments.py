@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from limpet.anchoring import FileNotFound, InvalidArgument, InvalidPath
+from limpet.model import FileNotFound, InvalidArgument, InvalidPath
 from limpet.prompts import PROMPTS, gather_explain_complexity, get_prompt, review_code
 
 SEED_ARGUMENTS = {  # seed 004's prompts: argument -> (required, default)

@@ -12,7 +12,7 @@ import jinja2.meta
 import pytest
 from support import write_override
 
-from limpet.anchoring import LimpetError
+from limpet.model import LimpetError
 from limpet.prompts import PROMPTS, TEMPLATE_DATA, TemplateFailure, builtin_template_source, get_prompt
 
 

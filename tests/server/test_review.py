@@ -7,7 +7,7 @@ import json
 import orjson
 import pytest
 
-from limpet.anchoring import LimpetError
+from limpet.model import LimpetError
 from limpet.server import invoke
 from limpet.server._review import apply_mode, find_references
 from limpet.server._review_store import current, write_selection

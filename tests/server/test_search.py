@@ -10,7 +10,7 @@ import regex
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from limpet.anchoring import InvalidArgument
+from limpet.model import InvalidArgument
 from limpet.server._search import _context_free, search_threads
 
 PIECES = ["a", "b", "ab", " ", ".", r"\s", r"\w", r"\b", r"\B", "^", "$", "[ab]", "[^a]", "*", "+", "?", "{2}",

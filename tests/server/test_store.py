@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from limpet.anchoring import LockTimeout, StoreCorrupted, StoreTooNew
+from limpet.model import LockTimeout, StoreCorrupted, StoreTooNew
 from limpet.server import Service
 
 

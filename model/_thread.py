@@ -1,51 +1,20 @@
 """The thread model: threads, comments, decisions, history, and their wire/storage dicts.
 
-A thread is stored as one JSON document (see limpet.server's store) and sent on the wire in
-the contract's flat shape (`Thread.to_wire`). Both are produced here so no door re-spells
-a field. Positions come from the thread's `Anchor`, which the engine owns.
+A thread is stored as one JSON document (the store's record) and sent on the wire in the
+contract's flat shape (`Thread.to_wire`). Both are produced here so no door re-spells a
+field. Positions come from the thread's `Anchor`, which the engine builds.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field, fields
 from operator import attrgetter
-from typing import Any, Literal
+from typing import Any
 
-from limpet.anchoring._anchor import Anchor
+from limpet.model._anchor import Anchor
+from limpet.model._vocabulary import SCHEMA_VERSION
 
-__all__ = [
-    "AUTHOR_TYPES",
-    "HEALTHS",
-    "MAX_BODY",
-    "SCHEMA_VERSION",
-    "STATUSES",
-    "TAGS",
-    "THREAD_ID_PATTERN",
-    "Comment",
-    "Decision",
-    "HistoryEvent",
-    "Snapshot",
-    "Thread",
-    "is_thread_id",
-]
-
-SCHEMA_VERSION = 1
-TAGS = ("TODO", "FIXME", "NOTE", "STAR", "QUESTION")
-STATUSES = ("open", "resolved", "wontfix")
-HEALTHS = ("anchored", "drifted", "orphaned")
-AUTHOR_TYPES = ("human", "agent")
-THREAD_ID_PATTERN = re.compile(r"^c_\d+$")
-MAX_BODY = 10_000
-
-Tag = Literal["TODO", "FIXME", "NOTE", "STAR", "QUESTION"]
-Status = Literal["open", "resolved", "wontfix"]
-Health = Literal["anchored", "drifted", "orphaned"]
-AuthorType = Literal["human", "agent"]
-
-
-def is_thread_id(value: object) -> bool:
-    return isinstance(value, str) and THREAD_ID_PATTERN.fullmatch(value) is not None
+__all__ = ["Comment", "Decision", "HistoryEvent", "Snapshot", "Thread"]
 
 
 @dataclass(frozen=True, slots=True)

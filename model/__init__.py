@@ -1,0 +1,71 @@
+"""limpet.model: the domain every part of limpet shares.
+
+Threads and their comments, decisions, history and snapshots; the anchor record; the
+vocabulary (tags, statuses, healths, author types, limits); the error tree with its stable
+codes, CLI exit codes and HTTP statuses. Plain values only: no I/O, no engine, no server.
+"""
+
+from limpet.model._anchor import ANCHOR_VERSION, Anchor
+from limpet.model._errors import (
+    FileNotFound,
+    InternalError,
+    InvalidAnchor,
+    InvalidArgument,
+    InvalidPath,
+    LimpetError,
+    LockTimeout,
+    ParseFailure,
+    StoreCorrupted,
+    StoreError,
+    StoreTooNew,
+    ThreadNotFound,
+)
+from limpet.model._thread import Comment, Decision, HistoryEvent, Snapshot, Thread
+from limpet.model._vocabulary import (
+    AUTHOR_TYPES,
+    HEALTHS,
+    MAX_BODY,
+    SCHEMA_VERSION,
+    STATUSES,
+    TAGS,
+    THREAD_ID_PATTERN,
+    AuthorType,
+    Health,
+    Status,
+    Tag,
+    is_thread_id,
+)
+
+__all__ = [
+    "ANCHOR_VERSION",
+    "AUTHOR_TYPES",
+    "HEALTHS",
+    "MAX_BODY",
+    "SCHEMA_VERSION",
+    "STATUSES",
+    "TAGS",
+    "THREAD_ID_PATTERN",
+    "Anchor",
+    "AuthorType",
+    "Comment",
+    "Decision",
+    "FileNotFound",
+    "Health",
+    "HistoryEvent",
+    "InternalError",
+    "InvalidAnchor",
+    "InvalidArgument",
+    "InvalidPath",
+    "LimpetError",
+    "LockTimeout",
+    "ParseFailure",
+    "Snapshot",
+    "Status",
+    "StoreCorrupted",
+    "StoreError",
+    "StoreTooNew",
+    "Tag",
+    "Thread",
+    "ThreadNotFound",
+    "is_thread_id",
+]

@@ -1,0 +1,73 @@
+"""The anchor record: where a thread points and the evidence to find it again.
+
+Lines are 1-based and inclusive at this edge only; inside, positions are byte offsets into
+the raw source and 0-based rows. An anchor is either on a whole symbol (`position="symbol"`:
+its lines differ from the symbol's by at most a few lines, kept as offsets so a decorator or
+comment line still maps), on lines inside a symbol (`position="lines"`), or on file-level
+lines (`"file"`). The engine (limpet.anchoring) builds and relocates these records; this
+module only holds them and turns them into dicts and back.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+__all__ = ["ANCHOR_VERSION", "Anchor"]
+
+ANCHOR_VERSION = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Anchor:
+    file: str
+    line_start: int
+    line_end: int
+    start_character: int
+    end_character: int
+    selected_text: str
+    content_hash: str
+    symbol: str | None = None
+    symbol_kind: str | None = None
+    # -- evidence for re-anchoring (all optional: a v0 record still re-anchors by text)
+    symbol_name: str | None = None
+    position: str = "file"  # "symbol" | "lines" | "file"
+    symbol_start: int | None = None  # 1-based first line of the symbol at creation
+    symbol_end: int | None = None
+    start_byte: int = 0
+    end_byte: int = 0
+    text_hash: str = ""  # rstripped text of the anchored lines
+    text_norm: str = ""  # whitespace-blind hash of the anchored lines
+    origin_hash: str = ""  # text_hash when the thread was written: health compares to it
+    symbol_hash: str = ""  # whitespace-blind hash of the symbol's text
+    blind_hash: str = ""  # symbol_hash with the symbol's own name blinded
+    structure_hash: str = ""  # identifier-blind hash of the symbol (or of the lines)
+    fingerprint: list[int] = field(default_factory=list)  # trigram sketch of symbol/lines
+    symbol_tokens: int = 0
+    symbol_twins: int = 0  # symbols sharing the qualified name at creation (overloads, setters)
+    prefix: str = ""  # stripped non-blank rows before the range
+    suffix: str = ""
+    sibling_names: str = ""  # Bloom filter of names in the symbol's scope at creation
+    version: int = ANCHOR_VERSION
+
+    @property
+    def whole_symbol(self) -> bool:
+        return self.position == "symbol"
+
+    def to_dict(self) -> dict[str, Any]:
+        # By hand: dataclasses.asdict deep-copies every field recursively (slow, and all
+        # fields but the fingerprint list are immutable scalars).
+        d = {name: getattr(self, name) for name in _FIELD_NAMES}
+        d["fingerprint"] = list(self.fingerprint)
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Anchor:
+        values = d if _FIELD_SET.issuperset(d) else {k: v for k, v in d.items() if k in _FIELD_SET}
+        if "fingerprint" in values:
+            values = {**values, "fingerprint": list(map(int, values["fingerprint"] or ()))}
+        return cls(**values)
+
+
+_FIELD_NAMES = tuple(f.name for f in fields(Anchor))
+_FIELD_SET = frozenset(_FIELD_NAMES)

@@ -1,0 +1,44 @@
+"""The words of the domain, each spelled once: tags, statuses, healths, author types, limits.
+
+Every door, schema, filter and exporter takes these from here; a `Literal` type and the
+tuple of its values are the same definition (the tuple is read off the type).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal, get_args
+
+__all__ = [
+    "AUTHOR_TYPES",
+    "AuthorType",
+    "HEALTHS",
+    "Health",
+    "MAX_BODY",
+    "SCHEMA_VERSION",
+    "STATUSES",
+    "Status",
+    "TAGS",
+    "THREAD_ID_PATTERN",
+    "Tag",
+    "is_thread_id",
+]
+
+SCHEMA_VERSION = 1
+MAX_BODY = 10_000  # characters in one comment
+
+Tag = Literal["TODO", "FIXME", "NOTE", "STAR", "QUESTION"]
+Status = Literal["open", "resolved", "wontfix"]
+Health = Literal["anchored", "drifted", "orphaned"]
+AuthorType = Literal["human", "agent"]
+
+TAGS: tuple[str, ...] = get_args(Tag)
+STATUSES: tuple[str, ...] = get_args(Status)
+HEALTHS: tuple[str, ...] = get_args(Health)
+AUTHOR_TYPES: tuple[str, ...] = get_args(AuthorType)
+
+THREAD_ID_PATTERN = re.compile(r"^c_\d+$")
+
+
+def is_thread_id(value: object) -> bool:
+    return isinstance(value, str) and THREAD_ID_PATTERN.fullmatch(value) is not None
