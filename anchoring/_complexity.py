@@ -36,11 +36,6 @@ def _branch_nodes(language: str, root, start_byte: int | None = None, end_byte: 
     return sorted(seen.values(), key=lambda n: n.start_byte)
 
 
-def decision_points(language: str, tree, start_byte: int, end_byte: int) -> int:
-    """Number of @branch nodes lying entirely inside [start_byte, end_byte)."""
-    return len(_branch_nodes(language, _tree(language, tree).root_node, start_byte, end_byte))
-
-
 def measures_complexity(language: str) -> bool:
     """True when the language's query says where it branches (@branch patterns)."""
     return bool(language) and get_query(language, "branches") is not None

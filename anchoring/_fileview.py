@@ -291,10 +291,6 @@ def file_view(path: str, source: bytes, digest: str | None = None, previous: str
     return view
 
 
-def cached_view(path: str, digest: str) -> FileView | None:
-    return cached_view_of(_languages.language_for_path(path), digest)
-
-
 def cached_view_of(language: str | None, digest: str) -> FileView | None:
     with _cache_lock:
         return _cache.get((language, digest))

@@ -9,7 +9,10 @@ only reads it.
 Each ``queries/<language>.scm`` holds definition patterns (``@name`` +
 ``@definition.<kind>``, optional ``@scope``) and complexity patterns
 (``@branch``). They are compiled twice into two disjoint queries so symbol
-extraction never pays for the branch patterns and vice versa.
+extraction never pays for the branch patterns and vice versa. A ``; inherits: a, b``
+line prepends other query files: a language that extends another (tsx from typescript)
+or patterns several grammars share (``queries/shared/ecmascript.scm`` for JavaScript and
+TypeScript), so each pattern is written once.
 """
 
 from __future__ import annotations
@@ -112,7 +115,6 @@ FILENAMES: dict[str, str] = {
 
 
 @lru_cache(maxsize=8192)
-@lru_cache(maxsize=4096)
 def language_for_path(path: str) -> str | None:
     """Language name for a file path, or None (the caller falls back to text-only anchoring)."""
     name = os.path.basename(path.replace("\\", "/"))

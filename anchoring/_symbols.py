@@ -48,7 +48,7 @@ import re
 from operator import itemgetter
 from typing import TYPE_CHECKING, NamedTuple
 
-from limpet.anchoring._languages import get_query, language_for_path, parse, range_safe
+from limpet.anchoring._languages import get_query, parse, range_safe
 
 if TYPE_CHECKING:
     import tree_sitter
@@ -281,8 +281,3 @@ def rematch(language: str, tree, old: list[Match], edit: Edit, changed: list[tup
              if m.start_byte <= hi and m.end_byte >= lo]
     return kept + fresh
 
-
-def symbols_for_path(path: str, source: bytes) -> list[Symbol]:
-    """Symbols of a file by its path's language; [] when the language is unknown."""
-    language = language_for_path(path)
-    return extract_symbols(language, source) if language else []

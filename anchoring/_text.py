@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import re
-from bisect import bisect_right
 from itertools import accumulate
 
 BOM = b"\xef\xbb\xbf"
@@ -73,9 +72,6 @@ class LineTable:
 
     def rows_text(self, first: int, last: int) -> str:
         return "\n".join(self.line_text(r) for r in range(first, last + 1))
-
-    def row_of(self, offset: int) -> int:
-        return max(0, bisect_right(self.starts, offset) - 1)
 
 
 def strip_lines(text: str) -> list[str]:

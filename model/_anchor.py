@@ -50,10 +50,6 @@ class Anchor:
     sibling_names: str = ""  # Bloom filter of names in the symbol's scope at creation
     version: int = ANCHOR_VERSION
 
-    @property
-    def whole_symbol(self) -> bool:
-        return self.position == "symbol"
-
     def to_dict(self) -> dict[str, Any]:
         # By hand: dataclasses.asdict deep-copies every field recursively (slow, and all
         # fields but the fingerprint list are immutable scalars).

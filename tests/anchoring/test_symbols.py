@@ -18,9 +18,9 @@ from pathlib import Path
 import pytest
 
 from limpet.anchoring import _languages
-from limpet.anchoring._complexity import cyclomatic_complexity, decision_points
+from limpet.anchoring._complexity import cyclomatic_complexity
 from limpet.anchoring._languages import available_queries, get_query, has_symbols, language_for_path, parse
-from limpet.anchoring._symbols import Symbol, extract_symbols, symbols_for_path
+from limpet.anchoring._symbols import Symbol, extract_symbols
 
 FIXTURES = Path(__file__).parent / "fixtures" / "symbols"
 UPDATE = os.environ.get("LIMPET_UPDATE_GOLDEN") == "1"
@@ -116,7 +116,7 @@ def test_new_language_needs_only_a_query_file(tmp_path, monkeypatch):
     _languages._compile.cache_clear()
     try:
         src = b"def rule(ctx):\n    if ctx:\n        pass\n"
-        syms = symbols_for_path("BUILD", src)
+        syms = extract_symbols(language_for_path("BUILD"), src)
         assert [(s.name, s.kind, s.start_line, s.end_line) for s in syms] == [("rule", "function", 0, 2)]
         assert [c for _, c in cyclomatic_complexity("starlark", src)] == [2]
         assert available_queries() == ["starlark"]
@@ -139,7 +139,6 @@ def test_language_for_path():
         assert language_for_path(path) == lang, path
     for path in ("LICENSE", "notes", "archive.tar.gz", "weird.zzz", ""):
         assert language_for_path(path) is None
-    assert symbols_for_path("notes.unknownext", b"def f(): pass") == []
 
 
 def test_registry_names_are_real_pack_languages():
@@ -208,12 +207,9 @@ def test_crlf_end_line():
     assert (s.start_line, s.end_line) == (0, 1)
 
 
-def test_decision_points_range_and_nesting():
+def test_nested_functions_count_their_own_branches():
     src = b"def f(a):\n    if a and b:\n        pass\n    def g():\n        while x: pass\n"
     tree = parse("python", src)
-    assert decision_points("python", tree, 0, len(src)) == 3
-    start = src.index(b"def g")
-    assert decision_points("python", tree, start, len(src)) == 1
     got = {s.qualified_name: c for s, c in cyclomatic_complexity("python", tree)}
     assert got == {"f": 3, "f.g": 2}
 
