@@ -53,7 +53,7 @@ def python_source(i: int, functions: int = 10) -> str:
 def make_workspace(root: Path, files: int, threads_per_file: int) -> list[str]:
     """Write `files` modules and add `threads_per_file` threads to each through the service's
     bulk path. Returns the thread ids."""
-    from limpet.server import Service
+    from limpet.server.core import Service
 
     root.mkdir(parents=True, exist_ok=True)
     for i in range(files):

@@ -42,7 +42,7 @@ def _count_parses():
 
 
 def edited_vs_parse(root: Path, reps: int = 5) -> tuple[float, float]:
-    from limpet.server import Service
+    from limpet.server.core import Service
 
     make_workspace(root, 300, 10)
     svc = Service(root)
@@ -63,7 +63,7 @@ def edited_vs_parse(root: Path, reps: int = 5) -> tuple[float, float]:
 
 
 def unchanged(root: Path, reps: int = 20) -> tuple[float, int]:
-    from limpet.server import Service
+    from limpet.server.core import Service
 
     make_workspace(root, 300, 10)
     svc = Service(root)
@@ -81,7 +81,7 @@ def unchanged(root: Path, reps: int = 20) -> tuple[float, int]:
 
 
 def cold_warm(root: Path, files: int = 5000) -> tuple[float, float]:
-    from limpet.server import Service
+    from limpet.server.core import Service
 
     make_workspace(root, files, 1)
     t0 = time.perf_counter()

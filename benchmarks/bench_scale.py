@@ -23,7 +23,7 @@ import json, os, resource, sys, time
 root = sys.argv[1]
 t0 = time.perf_counter()
 if sys.argv[2] == "limpet":
-    from limpet.server import Service
+    from limpet.server.core import Service
     n = len(Service(root).threads())
 else:  # the reference: read and parse every thread file, nothing else
     import orjson

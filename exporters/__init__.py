@@ -3,21 +3,38 @@
 The service gathers `ExportItem`s (thread, workspace name, the file's current bytes) and
 calls `get_exporter(fmt).write(items, out, options, progress)`; nothing here reads the
 workspace. Schemas are documented in docs/export-formats.md.
+
+Importing this package is cheap: pyarrow loads with the Parquet exporter or the Parquet
+schema, when first used.
 """
 
-from limpet.exporters._arrow import PARQUET_SCHEMA, PARQUET_SCHEMA_ID
+from typing import Any
+
 from limpet.exporters._json import EXPORT_SCHEMA, read_json_export
-from limpet.exporters._registry import FORMATS, get_exporter
+from limpet.exporters._registry import get_exporter
 from limpet.exporters._types import (
+    FORMATS,
     MAX_CONTEXT_LINES,
     PARTITION_COLUMNS,
     TASKS,
     Exporter,
+    ExportFormat,
     ExportItem,
     ExportOptions,
     ExportResult,
+    ExportTask,
     Progress,
 )
+
+
+def __getattr__(name: str) -> Any:
+    # The Parquet schema needs pyarrow: built when someone asks for it (PEP 562).
+    if name in ("PARQUET_SCHEMA", "PARQUET_SCHEMA_ID"):
+        from limpet.exporters import _arrow
+
+        return getattr(_arrow, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "EXPORT_SCHEMA",
@@ -27,9 +44,11 @@ __all__ = [
     "PARQUET_SCHEMA_ID",
     "PARTITION_COLUMNS",
     "TASKS",
+    "ExportFormat",
     "ExportItem",
     "ExportOptions",
     "ExportResult",
+    "ExportTask",
     "Exporter",
     "Progress",
     "get_exporter",

@@ -1,29 +1,60 @@
-"""Format name -> exporter. The service, CLI and MCP tool look formats up only here."""
+"""Format name -> exporter. The service, CLI and MCP tool look formats up only here.
+
+Exporters are built on first use: Parquet loads pyarrow (about 0.3 s), which a server
+answering its first call, or a JSON export, should not pay for.
+"""
 
 from __future__ import annotations
 
-from limpet.exporters._json import JsonExporter
-from limpet.exporters._jsonl import JsonlExporter
-from limpet.exporters._markdown import MarkdownExporter
-from limpet.exporters._parquet import ParquetExporter
-from limpet.exporters._types import Exporter
+from collections.abc import Callable
+from functools import cache
+
+from limpet.exporters._types import FORMATS, Exporter
 from limpet.model import InvalidArgument
 
 __all__ = ["FORMATS", "get_exporter"]
 
-_EXPORTERS: dict[str, Exporter] = {
-    e.name: e for e in (JsonExporter(), MarkdownExporter(), JsonlExporter(), ParquetExporter())
-}
-FORMATS: tuple[str, ...] = tuple(_EXPORTERS)
+
+def _json() -> Exporter:
+    from limpet.exporters._json import JsonExporter
+
+    return JsonExporter()
+
+
+def _markdown() -> Exporter:
+    from limpet.exporters._markdown import MarkdownExporter
+
+    return MarkdownExporter()
+
+
+def _jsonl() -> Exporter:
+    from limpet.exporters._jsonl import JsonlExporter
+
+    return JsonlExporter()
+
+
+def _parquet() -> Exporter:
+    from limpet.exporters._parquet import ParquetExporter
+
+    return ParquetExporter()
+
+
+_FACTORIES: dict[str, Callable[[], Exporter]] = {"json": _json, "markdown": _markdown, "jsonl": _jsonl,
+                                                 "parquet": _parquet}
+assert tuple(_FACTORIES) == FORMATS  # one format, one exporter
+
+
+@cache
+def _built(fmt: str) -> Exporter:
+    return _FACTORIES[fmt]()
 
 
 def get_exporter(fmt: str) -> Exporter:
     """The exporter for `fmt` (one of FORMATS); INVALID_ARGUMENT on field "format" otherwise."""
-    exporter = _EXPORTERS.get(fmt) if isinstance(fmt, str) else None
-    if exporter is None:
+    if not isinstance(fmt, str) or fmt not in _FACTORIES:
         raise InvalidArgument(
             f"Unknown export format {fmt!r}; expected one of {', '.join(FORMATS)}",
             field="format",
             details={"allowed": list(FORMATS), "value": fmt},
         )
-    return exporter
+    return _built(fmt)

@@ -10,23 +10,29 @@ import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import BinaryIO, Literal, Protocol
+from typing import BinaryIO, Literal, Protocol, get_args
 
 from limpet.model import InvalidArgument, Thread
 
 __all__ = [
+    "FORMATS",
     "MAX_CONTEXT_LINES",
     "PARTITION_COLUMNS",
     "TASKS",
+    "ExportFormat",
     "ExportItem",
     "ExportOptions",
     "ExportResult",
+    "ExportTask",
     "Exporter",
     "Progress",
 ]
 
+ExportFormat = Literal["json", "markdown", "jsonl", "parquet"]
+FORMATS: tuple[str, ...] = get_args(ExportFormat)
+ExportTask = Literal["comments", "review-pairs"]
+TASKS: tuple[str, ...] = get_args(ExportTask)
 MAX_CONTEXT_LINES = 20
-TASKS = ("comments", "review-pairs")
 # Low-cardinality columns only: a Hive partition per distinct value must stay a small number.
 PARTITION_COLUMNS = ("workspace", "tag", "status", "health", "author_type", "author")
 MAX_ROW_GROUP = 1 << 20
@@ -47,7 +53,7 @@ class ExportItem:
 class ExportOptions:
     context_lines: int = 3
     include_source_context: bool = True
-    task: Literal["comments", "review-pairs"] = "comments"
+    task: ExportTask = "comments"
     partition_by: tuple[str, ...] = ()
     row_group_size: int = 65536
     exported_at: str | None = None  # stamped into headers only when given: output stays deterministic

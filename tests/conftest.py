@@ -18,7 +18,7 @@ def workspace(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def service(workspace: Path):
-    from limpet.server import Service
+    from limpet.server.core import Service
 
     return Service(workspace, lock_timeout=5)
 

@@ -108,14 +108,14 @@ def http_server(workspace: Path, *, groups: set[str] | None = None, token: str |
 
     import uvicorn
 
-    from limpet.server import Service
-    from limpet.server._http import HttpServer, bind_socket, build_app
-    from limpet.server._http_events import EventHub
-    from limpet.server._mcp import McpApp
+    from limpet.server.core import Service
+    from limpet.server.http import HttpServer, bind_socket, build_app
+    from limpet.server.http._events import EventHub
+    from limpet.server.mcp import build_mcp
 
     sock = bind_socket("127.0.0.1", 0)
     hub = EventHub()
-    app = build_app(McpApp(Service(workspace, lock_timeout=5), groups), loopback=loopback, token=token, hub=hub)
+    app = build_app(build_mcp(Service(workspace, lock_timeout=5), groups), loopback=loopback, token=token, hub=hub)
     server = HttpServer(uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=1), hub)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()

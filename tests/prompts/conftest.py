@@ -97,19 +97,19 @@ def fixture_ws(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def fixture_service(fixture_ws: Path):
-    from limpet.server import Service
+    from limpet.server.core import Service
 
     service = Service(fixture_ws, lock_timeout=5)
-    with service.store.transaction():
+    with service._store.transaction():
         for thread in fixture_threads(fixture_ws):
-            service.store.put(thread)
+            service._store.put(thread)
     return service
 
 
 @pytest.fixture
 def source(fixture_service):
     """The server's PromptSource over the fixture, with the pinned parts described above."""
-    from limpet.server._mcp_prompts import ServicePromptSource
+    from limpet.server.core._prompt_source import ServicePromptSource
 
     class PinnedSource(ServicePromptSource):
         def threads(self):

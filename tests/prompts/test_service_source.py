@@ -7,12 +7,12 @@ import re
 
 from limpet.anchoring import orphan_candidates
 from limpet.prompts import gather_fix_orphans, gather_review_code, get_prompt
-from limpet.server._mcp_prompts import ServicePromptSource
-from limpet.server._operations import operations_for
+from limpet.server.core._prompt_source import ServicePromptSource
+from limpet.server.operations import operations_for, tool_specs
 
 
 def real_source(service):
-    return ServicePromptSource(service, {op.name: op for op in operations_for()})
+    return ServicePromptSource(service, tool_specs(operations_for()))
 
 
 def test_tool_and_argument_names_come_from_the_registry(service):
@@ -51,7 +51,7 @@ def test_orphans_get_the_engines_candidates(service, workspace):
     data = gather_fix_orphans(source)
     [orphan] = data.orphans
     assert orphan.thread.id == t.id and orphan.last_location == "src/auth.py:17-18"
-    expected = orphan_candidates(service.get(t.id).anchor, path.read_bytes(), service.reconciler.index, k=5)
+    expected = orphan_candidates(service.get(t.id).anchor, path.read_bytes(), service._reconciler.index, k=5)
     assert [(c.file, c.line_start, c.line_end, c.score, c.method) for c in orphan.candidates] == [
         (c.file, c.line_start, c.line_end, f"{c.score:.2f}", c.method) for c in expected]
     assert "def helper(x):" in orphan.original.text

@@ -8,7 +8,7 @@ import subprocess
 import pytest
 from click.testing import CliRunner
 
-from limpet.server.cli import _load_extra_commands, cli
+from limpet.server.cli import cli
 
 
 def run(cmd, workspace, *args):
@@ -72,7 +72,6 @@ def test_json_errors_are_the_contract_error_object(limpet_cmd, workspace):
 def test_every_command_is_documented_in_the_readme():
     from pathlib import Path
 
-    _load_extra_commands()
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
     for name, command in cli.commands.items():
         assert f"limpet {name}" in readme, f"README does not document `limpet {name}`"

@@ -9,7 +9,7 @@ import subprocess
 import pytest
 from support import SAMPLE, write_files
 
-from limpet.server import Service
+from limpet.server.core import Service
 
 
 def run(cmd, cwd, *args, check=True):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import subprocess
 
-from limpet.server import Service
+from limpet.server.core import Service
 
 
 def git(cwd, *args):

@@ -13,7 +13,7 @@ import httpx
 import pytest
 from support import http_server
 
-from limpet.server._http import PORT_RANGE, bind_socket
+from limpet.server.http import PORT_RANGE, bind_socket
 
 ROUTES = ("/", "/api/files", "/mcp/status", "/mcp/list_tools")
 

@@ -8,19 +8,19 @@ from __future__ import annotations
 
 import pytest
 
-import limpet.anchoring
+from limpet.server.core import _reconcile
 
 
 @pytest.fixture
 def searches(monkeypatch):
     calls: list[str] = []
-    real = limpet.anchoring.reanchor
+    real = _reconcile.reanchor
 
     def counting(anchor, source, index):
         calls.append(anchor.file)
         return real(anchor, source, index)
 
-    monkeypatch.setattr(limpet.anchoring, "reanchor", counting)
+    monkeypatch.setattr(_reconcile, "reanchor", counting)  # the engine call re-anchoring makes
     return calls
 
 

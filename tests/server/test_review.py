@@ -8,9 +8,8 @@ import orjson
 import pytest
 
 from limpet.model import LimpetError
-from limpet.server import invoke
-from limpet.server._review import apply_mode, find_references
-from limpet.server._review_store import current, write_selection
+from limpet.server.core._review_text import apply_mode, find_references
+from limpet.server.operations import invoke
 
 REVIEW = (
     "# Review\n\nAuth is sound. See [`src/auth.py:10`][].\n\n"
@@ -96,7 +95,7 @@ def test_references_follow_the_code_after_an_edit_and_missing_code_is_orphaned(s
     present(service, REVIEW + "\nGone: [`src/missing.py:1`][] and [`src/auth.py:99`][].\n")
     auth = workspace / "src/auth.py"
     auth.write_text("# a new header line\n# and another\n" + auth.read_text())
-    refs = {r["text"]: r for r in current(service)["references"]}
+    refs = {r["text"]: r for r in service.current_review()["references"]}
     assert (refs["src/auth.py:10"]["line"], refs["src/auth.py:10"]["health"]) == (12, "anchored")
     assert refs["src/auth.py:13"]["line"] == 15
     assert refs["src/missing.py:1"]["health"] == "orphaned"
@@ -107,7 +106,7 @@ def test_a_reference_whose_code_is_deleted_becomes_orphaned_and_keeps_its_last_l
     present(service, "See [`src/auth.py:17`][].")
     auth = workspace / "src/auth.py"
     auth.write_text(auth.read_text().replace("def helper(x):\n    return x * 2\n", ""))
-    (ref,) = current(service)["references"]
+    (ref,) = service.current_review()["references"]
     assert (ref["health"], ref["line"]) == ("orphaned", 17)
 
 
@@ -150,7 +149,7 @@ def test_present_review_notifies_listeners(service):
     seen = []
     service.subscribe(seen.append)
     present(service, "x")
-    assert seen == [{".limpet/reviews/current.json"}]
+    assert [c.review for c in seen] == [True]
 
 
 # -- get_selection ------------------------------------------------------------------------------------
@@ -159,7 +158,7 @@ def test_get_selection_is_null_until_the_page_reports_one(service):
     assert result == {"selection": None}
     assert op.text(result) == "null"
     sel = {"file": "src/auth.py", "line_start": 10, "line_end": 11, "text": "def validate_token"}
-    write_selection(service, sel, "src/auth.py")
+    service.report_selection({"selection": sel, "active_file": "src/auth.py"})
     op, result = invoke(service, "get_selection", {})
     assert result == {"selection": sel}
     assert json.loads(op.text(result)) == sel

@@ -11,7 +11,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from limpet.model import InvalidArgument
-from limpet.server._search import _context_free, search_threads
+from limpet.server.core._search import _context_free, search_threads
 
 PIECES = ["a", "b", "ab", " ", ".", r"\s", r"\w", r"\b", r"\B", "^", "$", "[ab]", "[^a]", "*", "+", "?", "{2}",
           "(", ")", "|", "(?=a)", "(?<!b)", r"\n", r"\x00", "(?s)", "(?m)", r"\1", "(a)"]
@@ -52,7 +52,7 @@ def test_context_dependent_patterns_take_the_exact_path():
 
 
 def test_limit_stops_early_and_reports_more(monkeypatch):
-    monkeypatch.setattr("limpet.server._search._CHUNK", 7)  # hits across chunk boundaries
+    monkeypatch.setattr("limpet.server.core._search._CHUNK", 7)  # hits across chunk boundaries
     threads = _threads([["rate limit"] if i % 3 else ["other", "RATE"] for i in range(50)])
     found, more = search_threads(threads, "rate", 10)
     assert [t.id for t in found] == [f"c_{i}" for i in range(10)] and more

@@ -10,7 +10,7 @@ import anyio
 import pytest
 from support import call, stdio_session
 
-from limpet.server import Service
+from limpet.server.core import Service
 
 
 def _on_disk(workspace, tid):
@@ -103,6 +103,6 @@ def test_staged_moves_keep_the_thread_order(service, workspace):
 
     threads = service.threads()
     assert [t.id for t in threads] == [t.id for t in sorted(threads, key=key)] == [plan.id, helper.id, validate.id]
-    assert [t.id for t in service.store.by_file()["src/auth.py"]] == [helper.id, validate.id]
+    assert [t.id for t in service._store.by_file()["src/auth.py"]] == [helper.id, validate.id]
     service.flush()
     assert [t.id for t in Service(workspace).threads()] == [plan.id, helper.id, validate.id]

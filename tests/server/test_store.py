@@ -10,7 +10,7 @@ import time
 import pytest
 
 from limpet.model import LockTimeout, StoreCorrupted, StoreTooNew
-from limpet.server import Service
+from limpet.server.core import Service
 
 
 def _thread_file(workspace, tid):
@@ -30,9 +30,9 @@ def test_thread_file_is_sorted_indented_text_with_schema_and_one_trailing_newlin
 def test_identical_content_gives_identical_bytes(service, workspace):
     t = service.add("PLAN.md", 1, 3, "Check")
     before = _thread_file(workspace, t.id).read_bytes()
-    service.store._cache.clear()
-    with service.store.transaction():
-        service.store.put(service.store.get(t.id))
+    service._store._cache.clear()
+    with service._store.transaction():
+        service._store.put(service._store.get(t.id))
     assert _thread_file(workspace, t.id).read_bytes() == before
 
 

@@ -13,7 +13,7 @@ import os
 import sys
 import time
 
-from limpet.server import Service
+from limpet.server.core import Service
 
 
 def main(workspace: str, go: str, mode: str, target: str, count: int, name: str) -> None:

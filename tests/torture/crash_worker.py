@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import sys
 
-from limpet.server import Service
+from limpet.server.core import Service
 
 FILES = (("src/auth.py", 18), ("PLAN.md", 7), ("src/app.ts", 7), ("main.go", 7))
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from torture.harness import RpcServer, store_snapshot
 
-from limpet.server import Service
+from limpet.server.core import Service
 
 WORKER = Path(__file__).with_name("contention_worker.py")
 HOLD_LOCK = ("import fcntl, sys, time\n"

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from torture.harness import RpcServer, store_snapshot
 
-from limpet.server import Service
+from limpet.server.core import Service
 
 
 def _damages(good: bytes) -> dict[str, bytes]:

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 from support import limpet_argv
 
-from limpet.server import Service
-from limpet.server._files import TEMP_MARK
+from limpet.server.core import Service
+from limpet.server.store import TEMP_MARK
 
 WORKER = Path(__file__).with_name("crash_worker.py")
 TOTAL_WRITES = 300

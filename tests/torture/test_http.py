@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 import pytest
 from support import http_server, write_files
 
-from limpet.server._http_security import DEFAULT_MAX_BODY
+from limpet.server.http import DEFAULT_MAX_BODY
 
 SECRET = "TOP-SECRET-outside-the-workspace"
 MCP_HEADERS = {"content-type": "application/json", "accept": "application/json, text/event-stream"}
@@ -112,15 +112,15 @@ def test_malformed_mcp_messages_get_json_rpc_errors(site):
     assert status == 400 and json.loads(body)["error"]["code"] in (-32600, -32602)
 
 
-NOT_SERVED = ["/static/", "/static", "/static/../_http.py", "/static/%2e%2e/_http.py", "/static/..%2f_http.py",
+NOT_SERVED = ["/static/", "/static", "/static/../_app.py", "/static/%2e%2e/_app.py", "/static/..%2f_app.py",
               "/static/%2e%2e%2f%2e%2e%2fpyproject.toml", "/static/evil.js", "/static/.%2e/__init__.py",
-              "/static/app.js/../../_http.py", "/static//etc/passwd", "/static/%00", "/.limpet/", "/.limpet/store.json",
+              "/static/app.js/../../_app.py", "/static//etc/passwd", "/static/%00", "/.limpet/", "/.limpet/store.json",
               "/.git/config", "/src/", "/src/auth.py", "/api/", "/api", "/mcp/", "/../../etc/passwd", "/leak.txt",
-              "/static/..", "/%2e%2e/%2e%2e/etc/passwd", "/server/_http.py", "/limpet/server/_http.py"]
+              "/static/..", "/%2e%2e/%2e%2e/etc/passwd", "/server/http/_app.py", "/limpet/server/http/_app.py"]
 
 
 def test_no_directory_listing_and_only_the_packages_static_files_are_served(site, figures):
-    package = resources.files("limpet.server").joinpath("static")
+    package = resources.files("limpet.server.http").joinpath("static")
     shipped = {entry.name: entry.read_bytes() for entry in package.iterdir() if entry.is_file()}
     for name, data in shipped.items():
         status, body, headers = request(site, "GET", f"/static/{name}")

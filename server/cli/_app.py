@@ -1,0 +1,103 @@
+"""The command group and what every command shares: the workspace option, running an
+operation, printing its result, and turning errors into messages and exit codes.
+
+Every command validates through the same operation models as the MCP tools and prints
+either a short human line or, with --json, exactly the tool's structured result. Exit codes
+are the errors' own (limpet.model: 2 invalid input, 3 not found, 4 lock timeout, 5 store
+corrupted or too new, 1 anything else).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from typing import Any
+
+import click
+import orjson
+
+from limpet.model import LimpetError
+from limpet.server.core import Service
+
+__all__ = ["author_option", "cli", "fail", "format_thread", "json_option", "print_thread", "run_op", "service",
+           "workspace_option"]
+
+
+def service(ctx: click.Context) -> Service:
+    """The command's service (one per process), on the --workspace given."""
+    obj = ctx.find_root().obj
+    if "service" not in obj:
+        obj["service"] = Service(obj["workspace"])
+    return obj["service"]
+
+
+def run_op(ctx: click.Context, name: str, args: dict[str, Any], human: Callable[[Any], None]) -> None:
+    """Invoke one operation and print its result; errors become messages and exit codes."""
+    from limpet.server.operations import invoke
+
+    as_json = ctx.find_root().obj.get("json") or ctx.params.get("as_json")
+    try:
+        op, result = invoke(service(ctx), name, {k: v for k, v in args.items() if v is not None})
+    except LimpetError as exc:
+        fail(exc, as_json)
+        return
+    if as_json:
+        click.echo(orjson.dumps(op.structured_content(result), option=orjson.OPT_INDENT_2).decode())
+    else:
+        human(result)
+
+
+def fail(exc: LimpetError, as_json: bool) -> None:
+    if as_json:
+        click.echo(orjson.dumps({"error": exc.to_dict()}, option=orjson.OPT_INDENT_2).decode())
+    else:
+        where = f" ({exc.field})" if exc.field else ""
+        click.echo(f"error: {exc.code}{where}: {exc.message}", err=True)
+        if exc.suggestion:
+            click.echo(f"hint: {exc.suggestion}", err=True)
+    sys.exit(exc.exit_code)
+
+
+def format_thread(t: dict[str, Any], full: bool = False) -> str:
+    lines = t["line_start"] if t["line_start"] == t["line_end"] else f"{t['line_start']}-{t['line_end']}"
+    where = f"{t['file']}:{lines}"
+    sym = f" in {t['symbol']}" if t.get("symbol") else ""
+    head = f"{t['id']}  {where}{sym}  [{t['tag']} · {t['status']} · {t['health']}]"
+    body = t["comments"][0]["body"] if t["comments"] else ""
+    if not full:
+        first = body.splitlines()[0] if body else ""
+        return f"{head}  {first[:80]}"
+    out = [head]
+    for c in t["comments"]:
+        out.append(f"  {c['author']} ({c['created_at']}): {c['body']}")
+    if t.get("decision"):
+        d = t["decision"]
+        out.append(f"  decision by {d['decider']} ({d['decided_at']}): {d['summary']}")
+    return "\n".join(out)
+
+
+def print_thread(result: dict[str, Any]) -> None:
+    click.echo(format_thread(result["thread"], full=True))
+
+
+def _set_workspace(ctx: click.Context, _param: click.Parameter, value: str | None) -> None:
+    if value is not None:
+        ctx.find_root().obj["workspace"] = value
+
+
+workspace_option = click.option(
+    "--workspace", "-w", default=None, expose_value=False, callback=_set_workspace, is_eager=True,
+    type=click.Path(file_okay=False), help="The workspace directory (default: the current directory).")
+json_option = click.option("--json", "as_json", is_flag=True, help="Print the machine-readable JSON result.")
+author_option = click.option("--author", default=None, help="Who is writing (default: $LIMPET_AUTHOR or $USER).")
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--workspace", "-w", default=".", show_default=True, type=click.Path(file_okay=False),
+              help="The workspace directory (a git checkout, usually).")
+@click.version_option(package_name="limpet")
+@click.pass_context
+def cli(ctx: click.Context, workspace: str) -> None:
+    """limpet — code comments that cling to the code."""
+    ctx.ensure_object(dict)
+    ctx.obj["workspace"] = workspace

@@ -1,0 +1,120 @@
+"""`limpet edit`, `delete`, `move` and `search`: the seed-004 operations, for people.
+
+Each command runs the same registered operation the MCP tool runs (same validation, same
+errors), so nothing here re-states a rule. The paired tools name the thread's current file
+(`filePath`, `sourceFile`); the CLI looks it up from the id so a person types only the id.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+
+import click
+from pydantic import TypeAdapter, ValidationError
+
+from limpet.model import TAGS, InvalidArgument, LimpetError
+from limpet.server.cli._app import (
+    cli,
+    fail,
+    format_thread,
+    json_option,
+    print_thread,
+    run_op,
+    service,
+    workspace_option,
+)
+from limpet.server.operations import ThreadId
+
+__all__ = ["delete", "edit", "move", "search"]
+
+_THREAD_ID = TypeAdapter(ThreadId)
+_TARGET = re.compile(r"^(?P<file>.+?):(?P<line>\d+)$")
+
+
+def _current_file(ctx: click.Context, thread_id: str) -> str:
+    """The thread's file now (it may have followed its code elsewhere); errors as the tools give them."""
+    as_json = ctx.params.get("as_json", False)
+    try:
+        try:
+            _THREAD_ID.validate_python(thread_id)  # the tools' own id rule
+        except ValidationError as exc:
+            raise InvalidArgument(exc.errors()[0]["msg"].removeprefix("Value error, "), field="commentId") from None
+        return service(ctx).get(thread_id).anchor.file
+    except LimpetError as exc:
+        fail(exc, as_json)
+        raise AssertionError("unreachable") from exc  # _fail exits
+
+
+@cli.command()
+@workspace_option
+@click.argument("thread_id")
+@click.argument("body")
+@json_option
+@click.pass_context
+def edit(ctx, thread_id: str, body: str, as_json: bool) -> None:
+    """Replace the text of a thread's first comment (the old text stays in its history)."""
+    file = _current_file(ctx, thread_id)
+    run_op(ctx, "edit_comment", {"commentId": thread_id, "filePath": file, "text": body}, print_thread)
+
+
+@cli.command()
+@workspace_option
+@click.argument("thread_id")
+@click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
+@json_option
+@click.pass_context
+def delete(ctx, thread_id: str, yes: bool, as_json: bool) -> None:
+    """Delete a thread and its replies for good (resolve keeps the history; delete does not)."""
+    file = _current_file(ctx, thread_id)
+    if not yes:
+        if not sys.stdin.isatty():
+            raise click.UsageError("not deleting without --yes when no one can confirm (stdin is not a terminal)")
+        click.confirm(f"Delete thread {thread_id} on {file} and all its replies?", abort=True, err=True)
+
+    def human(result):
+        click.echo(f"deleted {result['commentId']} ({result['filePath']}:{result['line']})")
+
+    run_op(ctx, "delete_comment", {"commentId": thread_id, "filePath": file}, human)
+
+
+@cli.command()
+@workspace_option
+@click.argument("thread_id")
+@click.argument("target", metavar="FILE:LINE")
+@json_option
+@click.pass_context
+def move(ctx, thread_id: str, target: str, as_json: bool) -> None:
+    """Move a thread to LINE of FILE (it re-anchors there and keeps its id and history)."""
+    m = _TARGET.match(target)
+    if not m:
+        raise click.BadParameter("expected FILE:LINE, e.g. src/app.py:42", param_hint="TARGET")
+    file = _current_file(ctx, thread_id)
+    run_op(ctx, "move_comment", {"commentId": thread_id, "sourceFile": file, "targetFile": m["file"],
+                                 "targetLine": int(m["line"])}, print_thread)
+
+
+@cli.command()
+@workspace_option
+@click.argument("query")
+@click.option("--file", default=None, help="Only this file or glob (e.g. 'src/**/*.py').")
+@click.option("--tag", type=click.Choice(TAGS), default=None)
+@click.option("--author", default=None)
+@click.option("--since", default=None, help="Created at or after (ISO 8601 date or date-time).")
+@click.option("--until", default=None, help="Created at or before (ISO 8601 date or date-time).")
+@click.option("--limit", type=int, default=100, show_default=True, help="At most this many threads (1-1000).")
+@json_option
+@click.pass_context
+def search(ctx, query, file, tag, author, since, until, limit, as_json) -> None:
+    """Search threads whose comments match the regular expression QUERY (case-insensitive)."""
+    date_range = {k: v for k, v in {"start": since, "end": until}.items() if v}
+    filters = {k: v for k, v in {"filePath": file, "tag": tag, "author": author, "dateRange": date_range}.items()
+               if v}
+
+    def human(result):
+        for t in result["results"]:
+            click.echo(format_thread(t))
+        more = " (more match: narrow the query or raise --limit)" if result["hasMore"] else ""
+        click.echo(f"{result['totalResults']} thread(s){more}", err=True)
+
+    run_op(ctx, "search_comments", {"query": query, "filters": filters, "limit": limit}, human)

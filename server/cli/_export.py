@@ -1,0 +1,111 @@
+"""`limpet export` and `limpet import`: the CLI doors of the export registry."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+import orjson
+
+from limpet.exporters import FORMATS, TASKS
+from limpet.model import HEALTHS, STATUSES, TAGS, InvalidArgument, LimpetError
+from limpet.server.cli._app import cli, fail
+from limpet.server.core import Service, ThreadFilter, export_workspaces
+
+__all__ = ["export_cmd", "import_cmd"]
+
+
+@cli.command("export")
+@click.option("--format", "-f", "fmt", required=True, type=click.Choice(FORMATS),
+              help="Output format.")
+@click.option("--output", "-o", required=True,
+              help="Output path (a folder for partitioned Parquet), or - for stdout (text formats).")
+@click.option("--workspace", "-w", "workspaces", multiple=True, type=click.Path(file_okay=False),
+              help="Workspace(s) to export; repeat to put several into one dataset (default: the current one).")
+@click.option("--file", "file_glob", default=None, help="Only threads on files matching this path or glob.")
+@click.option("--tag", type=click.Choice(TAGS), default=None)
+@click.option("--status", type=click.Choice(STATUSES), default=None)
+@click.option("--health", type=click.Choice(HEALTHS), default=None)
+@click.option("--author", default=None)
+@click.option("--since", default=None, help="Only threads created at or after this ISO 8601 time.")
+@click.option("--context-lines", type=click.IntRange(0, 20), default=3, show_default=True,
+              help="Lines of code around the anchor (JSONL, Markdown).")
+@click.option("--task", type=click.Choice(TASKS), default="comments", show_default=True,
+              help="JSONL shape: one comment per record, or code-before / thread / code-after pairs.")
+@click.option("--partition-by", default="", help="Parquet only: Hive partitions, e.g. tag,status.")
+@click.option("--json", "as_json", is_flag=True, help="Print the export summary as JSON.")
+@click.pass_context
+def export_cmd(ctx, fmt, output, workspaces, file_glob, tag, status, health, author, since, context_lines, task,
+               partition_by, as_json) -> None:
+    """Export threads as JSON, Markdown, JSONL training data or Parquet."""
+    roots = list(workspaces) or [ctx.find_root().obj["workspace"]]
+    try:
+        if output == "-" and not _supports_stdout(fmt):
+            raise InvalidArgument(f"{fmt} is a binary format: give a file path with --output", field="output")
+        services = [Service(r) for r in roots]
+        flt = ThreadFilter(file=services[0].normalize(file_glob) if file_glob else file_glob,
+                           tag=tag, status=status, health=health, author=author, since=since)
+        total = sum(len(s.threads(flt)) for s in services)
+        out = sys.stdout.buffer if output == "-" else output
+        show_bar = sys.stderr.isatty() and total > 1000
+        with click.progressbar(length=total, label="exporting", file=sys.stderr) if show_bar else _NoBar() as bar:
+            last = [0]
+
+            def progress(done: int) -> None:
+                bar.update(done - last[0])
+                last[0] = done
+
+            result = export_workspaces(services, fmt, flt, out, context_lines=context_lines, task=task,
+                                    partition_by=partition_by, progress=progress)
+    except LimpetError as exc:
+        fail(exc, as_json)
+        return
+    summary = {"format": result.format, "count": result.count, "bytes": result.bytes_written,
+               "path": None if output == "-" else str(Path(output))}
+    if as_json:
+        click.echo(orjson.dumps(summary).decode(), err=output == "-")
+    elif output != "-":
+        click.echo(f"exported {result.count} thread(s) to {output} ({result.bytes_written} bytes)", err=True)
+
+
+def _supports_stdout(fmt: str) -> bool:
+    from limpet.exporters import get_exporter
+
+    return get_exporter(fmt).supports_stdout
+
+
+class _NoBar:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def update(self, n: int) -> None:
+        pass
+
+
+@cli.command("import")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
+@click.option("--workspace", "-w", default=None, type=click.Path(file_okay=False), help="Target workspace.")
+@click.option("--overwrite", is_flag=True, help="Replace threads whose id exists with other content.")
+@click.option("--json", "as_json", is_flag=True, help="Print the import summary as JSON.")
+@click.pass_context
+def import_cmd(ctx, file, workspace, overwrite, as_json) -> None:
+    """Read a JSON export back into the workspace (lossless round trip)."""
+    data = sys.stdin.buffer.read() if file == "-" else Path(file).read_bytes()
+    try:
+        report = Service(workspace or ctx.find_root().obj["workspace"]).import_json(data, overwrite=overwrite)
+    except LimpetError as exc:
+        fail(exc, as_json)
+        return
+    if as_json:
+        click.echo(orjson.dumps(report.to_dict()).decode())
+    else:
+        click.echo(f"imported {len(report.imported)}, unchanged {len(report.unchanged)}, "
+                   f"conflicts {len(report.conflicts)}")
+        for tid in report.conflicts:
+            click.echo(f"  conflict (kept existing): {tid}", err=True)
+    if report.conflicts and not overwrite:
+        sys.exit(1)

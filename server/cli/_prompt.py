@@ -1,0 +1,56 @@
+"""`limpet prompt NAME --arg k=v`: print the text prompts/get would return."""
+
+from __future__ import annotations
+
+import click
+import orjson
+
+from limpet.model import LimpetError
+from limpet.prompts import PROMPTS
+from limpet.server.cli._app import cli, fail, json_option, service, workspace_option
+from limpet.server.operations import operations_for, tool_specs
+
+__all__ = ["prompt"]
+
+
+def _parse_args(pairs: tuple[str, ...]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise click.BadParameter(f"expected KEY=VALUE, got {pair!r}", param_hint="--arg")
+        out[key] = value
+    return out
+
+
+def _usage() -> str:
+    lines = []
+    for spec in PROMPTS.values():
+        args = " ".join(f"{a.name}=..." if a.required else f"[{a.name}=...]" for a in spec.args)
+        lines.append(f"  {spec.name} {args}\n      {spec.description}")
+    return "\n".join(lines)
+
+
+@cli.command(epilog="\b\nPrompts:\n" + _usage())
+@workspace_option
+@click.argument("name", required=False)
+@click.option("--arg", "-a", "pairs", multiple=True, metavar="KEY=VALUE",
+              help="A prompt argument, as over MCP (e.g. --arg filePath=src/app.py --arg focus=security).")
+@click.option("--list", "list_only", is_flag=True, help="List the prompts and their arguments.")
+@json_option
+@click.pass_context
+def prompt(ctx: click.Context, name: str | None, pairs: tuple[str, ...], list_only: bool, as_json: bool) -> None:
+    """Print prompt NAME (review_code, explain_complexity, training_export, fix_orphans)."""
+    if list_only or name is None:
+        click.echo(_usage())
+        return
+    try:
+        text = service(ctx).prompt(name, _parse_args(pairs), tool_specs(operations_for()))
+    except LimpetError as exc:
+        fail(exc, as_json)
+        return
+    if as_json:
+        out = {"name": name, "description": PROMPTS[name].description, "text": text}  # get_prompt refused unknown names
+        click.echo(orjson.dumps(out, option=orjson.OPT_INDENT_2).decode())
+    else:
+        click.echo(text, nl=False)

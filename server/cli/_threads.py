@@ -1,0 +1,126 @@
+"""`limpet add`, `list`, `show`, `reply`, `resolve`, `reopen`, `reconcile`: the thread tools, for people."""
+
+from __future__ import annotations
+
+import re
+
+import click
+
+from limpet.model import HEALTHS, STATUSES, TAGS
+from limpet.server.cli._app import (
+    author_option,
+    cli,
+    format_thread,
+    json_option,
+    print_thread,
+    run_op,
+    workspace_option,
+)
+from limpet.server.core import local_author
+
+__all__ = ["add", "list_", "reconcile", "reopen", "reply", "resolve", "show"]
+
+_SPEC = re.compile(r"^(?P<file>.+?):(?P<start>\d+)(?:-(?P<end>\d+))?$")
+
+
+@cli.command()
+@workspace_option
+@click.argument("spec", metavar="FILE:START[-END]")
+@click.argument("body")
+@click.option("--tag", type=click.Choice(TAGS), default="NOTE", show_default=True)
+@author_option
+@json_option
+@click.pass_context
+def add(ctx, spec: str, body: str, tag: str, author: str | None, as_json: bool) -> None:
+    """Start a thread on lines START..END of FILE."""
+    m = _SPEC.match(spec)
+    if not m:
+        raise click.BadParameter("expected FILE:START or FILE:START-END, e.g. src/app.py:10-14", param_hint="SPEC")
+    start = int(m["start"])
+    end = int(m["end"]) if m["end"] else start
+    run_op(ctx, "comment_add", {"file": m["file"], "line_start": start, "line_end": end, "body": body, "tag": tag,
+                                "author": author or local_author(), "author_type": "human"}, print_thread)
+
+
+@cli.command("list")
+@workspace_option
+@click.option("--file", default=None, help="Only this file (path or glob).")
+@click.option("--status", type=click.Choice(STATUSES), default=None)
+@click.option("--health", type=click.Choice(HEALTHS), default=None)
+@click.option("--author", default=None)
+@click.option("--tag", type=click.Choice(TAGS), default=None)
+@json_option
+@click.pass_context
+def list_(ctx, file, status, health, author, tag, as_json) -> None:
+    """List threads (ordered by file, then line)."""
+    def human(result):
+        for t in result["threads"]:
+            click.echo(format_thread(t))
+        click.echo(f"{result['count']} thread(s)", err=True)
+
+    run_op(ctx, "comment_list", {"file": file, "status": status, "health": health, "author": author, "tag": tag}, human)
+
+
+@cli.command()
+@workspace_option
+@click.argument("thread_id")
+@json_option
+@click.pass_context
+def show(ctx, thread_id: str, as_json: bool) -> None:
+    """Show one thread with its comments and decision."""
+    run_op(ctx, "comment_show", {"thread_id": thread_id}, print_thread)
+
+
+@cli.command()
+@workspace_option
+@click.argument("thread_id")
+@click.argument("body")
+@author_option
+@json_option
+@click.pass_context
+def reply(ctx, thread_id: str, body: str, author: str | None, as_json: bool) -> None:
+    """Reply to a thread."""
+    run_op(ctx, "comment_reply", {"thread_id": thread_id, "body": body, "author": author or local_author(),
+                                  "author_type": "human"}, print_thread)
+
+
+@cli.command()
+@workspace_option
+@click.argument("thread_id")
+@click.option("--decision", default=None, help="What was decided (kept if the thread is reopened).")
+@click.option("--wontfix", is_flag=True, help="Close as won't fix.")
+@author_option
+@json_option
+@click.pass_context
+def resolve(ctx, thread_id: str, decision: str | None, wontfix: bool, author: str | None, as_json: bool) -> None:
+    """Resolve a thread (idempotent)."""
+    run_op(ctx, "comment_resolve", {"thread_id": thread_id, "decision": decision, "wontfix": wontfix,
+                                    "author": author or local_author()}, print_thread)
+
+
+@cli.command()
+@workspace_option
+@click.argument("thread_id")
+@author_option
+@json_option
+@click.pass_context
+def reopen(ctx, thread_id: str, author: str | None, as_json: bool) -> None:
+    """Reopen a resolved thread (its decision stays in the history)."""
+    run_op(ctx, "comment_reopen", {"thread_id": thread_id, "author": author or local_author()}, print_thread)
+
+
+@cli.command()
+@workspace_option
+@click.option("--file", default=None, help="Only this file.")
+@json_option
+@click.pass_context
+def reconcile(ctx, file: str | None, as_json: bool) -> None:
+    """Re-anchor threads to the current code."""
+    def human(result):
+        c = result["counts"]
+        click.echo(f"{result['checked']} checked: {c.get('anchored', 0)} anchored, {c.get('drifted', 0)} drifted, "
+                   f"{c.get('orphaned', 0)} orphaned; {len(result['changed'])} changed")
+        for t in result["changed"]:
+            click.echo("  " + format_thread(t))
+
+    run_op(ctx, "comment_reconcile", {"file": file}, human)

@@ -1,0 +1,42 @@
+"""limpet.server.core: the service, the only seam between the doors and everything else.
+
+    Service          every operation as a typed public method (threads, reconcile, search,
+                     the review and selection, exports and imports, the file tree, prompts,
+                     change notification)
+    ThreadFilter     the one filter listing, search, resources and exports share
+    Change           what listeners receive when threads, files or the review change
+    search_threads   regex search over comment bodies, bounded in time
+
+The core alone talks to limpet.server.store and the engine; operations and doors use only
+the names exported here.
+"""
+
+from limpet.server.core._changes import Change, ChangeListener
+from limpet.server.core._export import EXPORT_SCHEME, ImportReport, export_workspaces
+from limpet.server.core._filters import ThreadFilter, is_glob
+from limpet.server.core._ids import format_time, local_author, utc_now
+from limpet.server.core._reconcile import ReconcileReport
+from limpet.server.core._review_text import MODES as REVIEW_MODES
+from limpet.server.core._review_text import ReviewMode
+from limpet.server.core._search import search_threads
+from limpet.server.core._service import Service
+from limpet.server.core._validation import invalid_argument_from
+
+__all__ = [
+    "EXPORT_SCHEME",
+    "REVIEW_MODES",
+    "Change",
+    "ChangeListener",
+    "ImportReport",
+    "ReconcileReport",
+    "ReviewMode",
+    "Service",
+    "ThreadFilter",
+    "export_workspaces",
+    "format_time",
+    "invalid_argument_from",
+    "is_glob",
+    "local_author",
+    "search_threads",
+    "utc_now",
+]

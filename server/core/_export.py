@@ -1,0 +1,186 @@
+"""Exports and imports through the one registry in limpet.exporters.
+
+The service side gathers `ExportItem`s (thread + workspace name + the file's current bytes,
+each file read once), applies the shared `ThreadFilter`, and hands them to the exporter; the
+CLI, the MCP tool export_comments and the HTTP API all come through here. The exporters load
+pyarrow (about 0.3 s): they are imported when an export runs, not when a server starts.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any, Protocol
+
+from limpet.model import InvalidArgument, Thread
+from limpet.server.core._filters import ThreadFilter
+from limpet.server.core._ids import utc_now
+from limpet.server.store import ThreadStore, Workspace
+
+if TYPE_CHECKING:
+    from limpet.exporters import ExportItem
+
+__all__ = ["EXPORT_SCHEME", "Exports", "ImportReport", "export_workspaces"]
+
+INLINE_LIMIT = 64 * 1024  # text exports up to this size are also embedded in the MCP result
+KEEP_EXPORTS = 20  # .limpet/exports/ is limpet's scratch space: older exports are pruned
+EXPORT_SCHEME = "export://"
+
+
+class ItemSource(Protocol):
+    def export_items(self, flt: ThreadFilter, name: str | None = None) -> Iterator[ExportItem]: ...
+
+
+@dataclass
+class ImportReport:
+    imported: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+    conflicts: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"imported": len(self.imported), "unchanged": len(self.unchanged), "conflicts": self.conflicts,
+                "ids": self.imported}
+
+
+def export_workspaces(sources: Sequence[ItemSource], fmt: str, flt: ThreadFilter,
+                      out: str | os.PathLike[str] | IO[bytes], *, context_lines: int = 3,
+                      include_source_context: bool = True, task: str = "comments",
+                      partition_by: Sequence[str] | str = (), progress: Callable[[int], None] | None = None,
+                      names: Sequence[str] | None = None) -> Any:
+    """Export the matching threads of one or more workspaces (services) into one output."""
+    from limpet.exporters import ExportOptions, get_exporter
+
+    exporter = get_exporter(fmt)
+    options = ExportOptions(context_lines=context_lines, include_source_context=include_source_context,
+                            task=task, partition_by=partition_by)  # validates every option
+
+    def items() -> Iterator[ExportItem]:
+        for i, source in enumerate(sources):
+            yield from source.export_items(flt, names[i] if names else None)
+
+    return exporter.write(items(), out, options, progress)
+
+
+class Exports:
+    """One workspace's side of exporting: its items, its exports folder, imports into it."""
+
+    def __init__(self, ws: Workspace, store: ThreadStore, threads: Callable[[ThreadFilter], list[Thread]],
+                 changed: Callable[[Iterable[Thread]], None]) -> None:
+        self._ws = ws
+        self._store = store
+        self._threads = threads  # the service's current threads for a filter
+        self._changed = changed  # tells the service's listeners which threads were written
+        self.folder = store.dir / "exports"
+
+    @property
+    def workspace_name(self) -> str:
+        return self._ws.root.name or str(self._ws.root)
+
+    def items(self, flt: ThreadFilter, name: str | None = None) -> Iterator[ExportItem]:
+        """Threads (re-anchored first) with their file's current bytes, one read per file."""
+        from limpet.exporters import ExportItem
+
+        name = name or self.workspace_name
+        current: tuple[str | None, bytes | None] = (None, None)
+        for thread in self._threads(flt):
+            if current[0] != thread.anchor.file:
+                current = (thread.anchor.file, self._ws.read_or_none(thread.anchor.file))
+            yield ExportItem(thread=thread, workspace=name, source=current[1])
+
+    def to_folder(self, fmt: str, flt: ThreadFilter, **options: Any) -> dict[str, Any]:
+        """Export into .limpet/exports/ (git-ignored) and describe the file for a resource link
+        (`export://<name>`, readable with `read`)."""
+        from limpet.exporters import ExportOptions, get_exporter
+
+        exporter = get_exporter(fmt)
+        self.folder.mkdir(parents=True, exist_ok=True)
+        stamp = utc_now().replace(":", "").replace("-", "").replace(".", "")
+        ext = exporter.extension.lstrip(".")
+        path = self.folder / f"comments-{stamp}.{ext}"
+        n = 1
+        while path.exists():  # two exports in one millisecond
+            n += 1
+            path = self.folder / f"comments-{stamp}-{n}.{ext}"
+        result = exporter.write(self.items(flt), path, ExportOptions(**options))
+        self._prune()
+        out: dict[str, Any] = {"format": fmt, "totalComments": result.count, "sizeBytes": result.bytes_written,
+                               "path": path.relative_to(self._ws.root).as_posix(),
+                               "uri": EXPORT_SCHEME + path.name, "mimeType": exporter.media_type}
+        if not exporter.binary and result.bytes_written <= INLINE_LIMIT:
+            out["text"] = path.read_text(encoding="utf-8")
+        return out
+
+    def _prune(self) -> None:
+        files = sorted((p for p in self.folder.iterdir() if p.is_file() and p.name.startswith("comments-")),
+                       key=lambda p: p.stat().st_mtime_ns)
+        for old in files[:-KEEP_EXPORTS]:
+            old.unlink(missing_ok=True)
+
+    def read(self, uri: str) -> tuple[str, bytes]:
+        """(media type, bytes) of an export written by `to_folder`; INVALID_ARGUMENT when the
+        name is not one (it is never a path: no folders, nothing outside the exports)."""
+        from limpet.exporters import FORMATS, get_exporter
+
+        name = uri[len(EXPORT_SCHEME):]
+        by_ext = {get_exporter(f).extension: get_exporter(f) for f in FORMATS}
+        exporter = by_ext.get("." + name.rsplit(".", 1)[-1]) if "." in name else None
+        path: Path = self.folder / name
+        if exporter is None or not name.startswith("comments-") or "/" in name or "\\" in name \
+                or path.is_symlink() or not path.is_file():
+            raise InvalidArgument(f"Unknown export: {uri} (exports are kept for the last {KEEP_EXPORTS} only)",
+                                  field="uri")
+        return exporter.media_type, path.read_bytes()
+
+    @property
+    def default_context_lines(self) -> int:
+        """Lines of code around an anchor that an export includes unless told otherwise."""
+        from limpet.exporters import ExportOptions
+
+        return ExportOptions().context_lines
+
+    def training_record(self, thread: Thread, context_lines: int) -> dict[str, Any]:
+        """The JSONL record a training export writes for `thread` (0 context lines: none)."""
+        import io
+
+        import orjson
+
+        from limpet.exporters import ExportItem, ExportOptions, get_exporter
+
+        current = self._ws.read_or_none(thread.anchor.file)  # gone: the exporter handles None
+        buffer = io.BytesIO()
+        options = ExportOptions(context_lines=context_lines, include_source_context=context_lines > 0)
+        get_exporter("jsonl").write([ExportItem(thread, self.workspace_name, current)], buffer, options)
+        return orjson.loads(buffer.getvalue().splitlines()[0])
+
+    def import_json(self, data: bytes, *, overwrite: bool = False) -> ImportReport:
+        """Read a JSON export back, losslessly. A thread whose id already exists with other
+        content is a conflict: kept as it is unless `overwrite`."""
+        from limpet.exporters import read_json_export
+
+        pairs, _header = read_json_export(data)
+        report = ImportReport()
+        incoming: list[Thread] = []
+        for _workspace, thread in pairs:
+            rel = self._ws.normalize(thread.anchor.file, "file")  # refuse exports that escape the workspace
+            if rel != thread.anchor.file:
+                raise InvalidArgument(f"Thread {thread.id} has a non-canonical path {thread.anchor.file!r}",
+                                      field="file")
+            incoming.append(thread)
+        with self._store.transaction():
+            to_write = []
+            for thread in incoming:
+                if self._store.exists(thread.id):
+                    if self._store.get(thread.id).to_record() == thread.to_record():
+                        report.unchanged.append(thread.id)
+                        continue
+                    if not overwrite:
+                        report.conflicts.append(thread.id)
+                        continue
+                to_write.append(thread)
+                report.imported.append(thread.id)
+            if to_write:
+                self._store.put_many(to_write)
+        self._changed(to_write)
+        return report

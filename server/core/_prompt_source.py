@@ -1,0 +1,59 @@
+"""The workspace as prompts see it: limpet.prompts.PromptSource over the service's public methods."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from limpet.model import Thread
+from limpet.prompts import ToolSpec
+from limpet.server.store import STORE_DIRNAME
+
+if TYPE_CHECKING:
+    from limpet.anchoring import Candidate
+    from limpet.server.core._service import Service
+
+__all__ = ["ServicePromptSource"]
+
+OVERRIDES = "prompts"  # .limpet/prompts/NAME.md.j2
+
+
+class ServicePromptSource:
+    """One prompt's view of the workspace; `tools` are the tools the asking door exposes."""
+
+    def __init__(self, service: Service, tools: Mapping[str, ToolSpec]) -> None:
+        self.service = service
+        self.tools = tools
+        self._index_synced = False
+
+    @property
+    def workspace_name(self) -> str:
+        return self.service.workspace_name
+
+    @property
+    def templates_dir(self) -> Path:
+        return self.service.root / STORE_DIRNAME / OVERRIDES
+
+    def normalize(self, path: str, field: str = "filePath") -> str:
+        return self.service.normalize(path, field)
+
+    def read_source(self, rel: str, field: str = "filePath") -> bytes:
+        return self.service.read_source(rel, field)
+
+    def threads(self) -> Sequence[Thread]:
+        return self.service.threads()
+
+    def tool(self, name: str) -> ToolSpec | None:
+        return self.tools.get(name)
+
+    @property
+    def default_context_lines(self) -> int:
+        return self.service.default_context_lines
+
+    def training_record(self, thread: Thread, context_lines: int) -> dict[str, Any]:
+        return self.service.training_record(thread, context_lines)
+
+    def orphan_candidates(self, thread: Thread, k: int) -> Sequence[Candidate]:
+        sync, self._index_synced = not self._index_synced, True  # once per prompt
+        return self.service.orphan_candidates(thread, k, sync=sync)

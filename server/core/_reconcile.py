@@ -1,0 +1,228 @@
+"""Keeping threads on their code: the I/O side of re-anchoring.
+
+The engine (limpet.anchoring) decides where a thread belongs; this module feeds it bytes and
+writes what changed. A file whose content hash equals the one its threads were anchored to
+costs one stat (hashes are cached by size/mtime/inode), never a parse.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from itertools import chain
+from operator import attrgetter
+
+from limpet.anchoring import Candidate, Relocation, WorkspaceIndex, content_hash, orphan_candidates, reanchor
+from limpet.model import Anchor, HistoryEvent, Thread
+from limpet.server.core._ids import utc_now
+from limpet.server.store import FileState, ThreadStore, Workspace
+
+__all__ = ["Reconciler", "ReconcileReport", "HashCache"]
+
+_health = attrgetter("health")
+
+
+class HashCache:
+    """path → content hash, trusted while the file's stat is unchanged."""
+
+    def __init__(self, workspace: Workspace) -> None:
+        self.ws = workspace
+        self._hashes: dict[str, tuple[FileState, str]] = {}
+
+    def hash_of(self, rel: str, keep: dict[str, bytes] | None = None) -> str | None:
+        """keep: receives the bytes when they had to be read (a reconcile re-anchors from them)."""
+        state = self.ws.state(rel)
+        if state is None:
+            self._hashes.pop(rel, None)
+            return None
+        cached = self._hashes.get(rel)
+        if cached and cached[0] == state:
+            return cached[1]
+        data = self.ws.read_or_none(rel)
+        if data is None:
+            return None
+        digest = content_hash(data)
+        self._hashes[rel] = (state, digest)
+        if keep is not None:
+            keep[rel] = data
+        return digest
+
+    def remember(self, rel: str, data: bytes) -> None:
+        state = self.ws.state(rel)
+        if state is not None:
+            self._hashes[rel] = (state, content_hash(data))
+
+    def workspace_hashes(self) -> dict[str, str]:
+        out: dict[str, str] = {}
+        for rel, state in self.ws.walk_sources().items():
+            cached = self._hashes.get(rel)
+            if cached and cached[0] == state:
+                out[rel] = cached[1]
+                continue
+            digest = self.hash_of(rel)
+            if digest is not None:
+                out[rel] = digest
+        return out
+
+
+@dataclass
+class ReconcileReport:
+    counts: dict[str, int] = field(default_factory=lambda: {"anchored": 0, "drifted": 0, "orphaned": 0})
+    changed: list[Thread] = field(default_factory=list)
+    checked: int = 0
+
+
+class Reconciler:
+    def __init__(self, workspace: Workspace, store: ThreadStore) -> None:
+        self.ws = workspace
+        self.store = store
+        self.hashes = HashCache(workspace)
+        self._index = None
+        self._index_primed = False
+        self._current: dict[str, tuple[list[Thread], str | None]] = {}  # see stale_in
+        # Orphans keep the hash of the content they were lost from, so they always look stale;
+        # re-searching the workspace for them on every read is what `settled` spares: an orphan
+        # found orphaned again at its file's present content waits for that file to change, or
+        # for an explicit reconcile (which re-checks every orphan).
+        self._settled: dict[str, tuple[object, str | None]] = {}
+
+    @property
+    def index(self) -> WorkspaceIndex:
+        # Built on first use: many calls never need the workspace-wide index.
+        if self._index is None:
+            self._index = WorkspaceIndex()
+        return self._index
+
+    def stale(self, threads: Iterable[Thread]) -> list[Thread]:
+        """Threads whose file content differs from what they were anchored to."""
+        anchors = [t.anchor for t in threads]
+        hash_of = self.hashes.hash_of
+        current = {path: hash_of(path) for path in {a.file for a in anchors}}
+        return [t for t, a in zip(threads, anchors, strict=True)
+                if current[a.file] != a.content_hash and not self._is_settled(t, current[a.file])]
+
+    def _is_settled(self, t: Thread, digest: str | None) -> bool:
+        settled = self._settled.get(t.id)
+        return settled is not None and settled[0] is t.anchor and settled[1] == digest
+
+    def stale_in(self, by_file: dict[str, list[Thread]], paths: Iterable[str]) -> list[Thread]:
+        """Threads of `paths` (grouped as the store groups them) whose file content differs from
+        what they were anchored to. A file whose thread list was found current at its present
+        content costs one stat: the store replaces a file's list whenever one of its threads
+        changes, so the list's identity says nothing was re-anchored since."""
+        out: list[Thread] = []
+        seen = self._current
+        for path in paths:
+            threads = by_file.get(path)
+            if not threads:
+                continue
+            digest = self.hashes.hash_of(path)
+            known = seen.get(path)
+            if known is not None and known[0] is threads and known[1] == digest:
+                continue
+            stale = [t for t in threads if t.anchor.content_hash != digest]
+            if not stale:
+                seen[path] = (threads, digest)
+            elif self._settled:
+                out.extend(t for t in stale if not self._is_settled(t, digest))
+            else:
+                out.extend(stale)
+        return out
+
+    def sync_index(self) -> None:
+        """Bring the workspace index up to date (it reads only contents it has never seen)."""
+        self.index.update(self.hashes.workspace_hashes(), self.ws.read_or_none)
+        self._index_primed = True
+
+    def relocate(self, anchor: Anchor) -> Relocation:
+        """Where an anchor that is not a thread's (a review reference) points now. Call
+        `sync_index` first (once for many anchors) to let it follow code to other files."""
+        return reanchor(anchor, self.ws.read_or_none(anchor.file), self.index)
+
+    def candidates(self, anchor: Anchor, k: int) -> list[Candidate]:
+        """The engine's best k places for an orphaned anchor, best first (after `sync_index`)."""
+        return orphan_candidates(anchor, self.ws.read_or_none(anchor.file), self.index, k=k)
+
+    def prime(self) -> None:
+        """Record the workspace as it is now, so a later reconcile knows which files changed."""
+        if not self._index_primed:
+            self.index.update(self.hashes.workspace_hashes(), self.ws.read_or_none)
+            self._index_primed = True
+
+    def run(self, threads: list[Thread] | None, by_file: dict[str, list[Thread]] | None = None) -> ReconcileReport:
+        """Re-anchor `threads` (caller holds the store lock) and persist what changed.
+        `by_file` may pass the same threads already grouped by file (the store keeps one);
+        threads may then be None."""
+        if by_file is None:
+            by_file = defaultdict(list)
+            for t in threads or ():
+                by_file[t.anchor.file].append(t)
+        if threads is None:
+            threads = list(chain.from_iterable(by_file.values()))
+        report = ReconcileReport(checked=len(threads))
+        sources: dict[str, bytes] = {}  # read while hashing: not read twice
+        stale_files = sorted(self._stale_files(by_file, sources))
+        if stale_files:
+            self._index_primed = True
+            # Synced only if a thread needs a cross-file search: most never do.
+            self.index.update_later(self.hashes.workspace_hashes, self.ws.read_or_none)
+        counts = Counter(map(_health, threads))  # then adjusted for the threads re-anchored
+        for path in stale_files:
+            source = sources[path] if path in sources else self.ws.read_or_none(path)
+            digest = content_hash(source) if source is not None else None
+            for t in by_file[path]:
+                updated = self._reanchor_one(t, source, digest)
+                if updated.health == "orphaned":
+                    self._settled[t.id] = (updated.anchor, digest)
+                if updated is not t:
+                    self.store.stage(t, updated)
+                    report.changed.append(updated)
+                    counts[t.health] -= 1
+                    counts[updated.health] += 1
+        report.counts = {h: counts.get(h, 0) for h in ("anchored", "drifted", "orphaned")}
+        return report
+
+    def _stale_files(self, by_file: dict[str, list[Thread]], keep: dict[str, bytes]) -> list[str]:
+        out = []
+        seen = self._current
+        for path, ts in by_file.items():
+            current = self.hashes.hash_of(path, keep)
+            known = seen.get(path)
+            if known is not None and known[0] is ts and known[1] == current:
+                continue  # this very list was found current at this content (see stale_in)
+            for t in ts:
+                if current != t.anchor.content_hash:
+                    out.append(path)
+                    break
+            else:
+                seen[path] = (ts, current)
+        return out
+
+    def _reanchor_one(self, t: Thread, source: bytes | None, digest: str | None) -> Thread:
+        if source is not None and digest == t.anchor.content_hash:
+            return t
+        rel = reanchor(t.anchor, source, self.index)
+        if rel.anchor == t.anchor and rel.health == t.health:
+            return t
+        history = t.history
+        if rel.health != t.health or rel.anchor.file != t.anchor.file:
+            event = HistoryEvent(
+                at=utc_now(),
+                event="reanchored",
+                by="limpet",
+                details={
+                    "from": {"file": t.anchor.file, "line_start": t.anchor.line_start, "health": t.health},
+                    "to": {"file": rel.anchor.file, "line_start": rel.anchor.line_start, "health": rel.health},
+                    "method": rel.method,
+                    "confidence": round(rel.confidence, 4),
+                },
+            )
+            history = (*history, event)
+        return t.evolve(
+            anchor=rel.anchor,
+            health=rel.health,
+            anchor_method=rel.method,
+            anchor_confidence=rel.confidence,
+            history=history,
+        )

@@ -1,0 +1,311 @@
+"""The one service: every business rule of limpet, behind typed public methods.
+
+Doors (MCP, HTTP, CLI, the editor) call operations (limpet.server.operations) or these
+methods; they never touch the store or the engine themselves. Policy lives here and in the
+core's private modules; I/O lives in limpet.server.store (the seam httpx draws between client
+policy and transports). Errors name the arguments by the service's own parameter names
+(`file`, `line_start`, `thread_id`); operations rename them to their tool's spelling.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import weakref
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+from limpet.anchoring import Candidate, create_anchor
+from limpet.model import LockTimeout, Thread
+from limpet.prompts import ToolSpec, get_prompt
+from limpet.server.core import _edits as edits
+from limpet.server.core._changes import Change, ChangeFeed, ChangeListener
+from limpet.server.core._export import Exports, ImportReport
+from limpet.server.core._filters import ThreadFilter
+from limpet.server.core._ids import new_thread_id, utc_now
+from limpet.server.core._prompt_source import ServicePromptSource
+from limpet.server.core._reconcile import Reconciler, ReconcileReport
+from limpet.server.core._reviews import Reviews
+from limpet.server.core._tree import file_tree, source_of
+from limpet.server.store import DEFAULT_LOCK_TIMEOUT, ThreadStore, Workspace
+
+__all__ = ["Service"]
+
+
+class Service:
+    # Every live service, so a door can flush staged positions before its process exits.
+    live: weakref.WeakSet[Service] = weakref.WeakSet()
+
+    def __init__(self, root: str | os.PathLike[str], *, lock_timeout: float = DEFAULT_LOCK_TIMEOUT) -> None:
+        self._ws = Workspace(root)
+        self._store = ThreadStore(self._ws, lock_timeout=lock_timeout)
+        self._reconciler = Reconciler(self._ws, self._store)
+        self._changes = ChangeFeed(self._ws.root, self._store.holds_disk_version)
+        self._reviews = Reviews(self._ws, self._store, self._reconciler,
+                                lambda: self._changes.publish(Change(review=True)))
+        self._exports = Exports(self._ws, self._store, self.threads, self._written)
+        self._selections: dict[ThreadFilter, tuple[int, list[Thread]]] = {}  # see _select
+        Service.live.add(self)
+
+    # -- the workspace --------------------------------------------------------------------
+    @property
+    def root(self) -> Path:
+        return self._ws.root
+
+    @property
+    def workspace_name(self) -> str:
+        return self._exports.workspace_name
+
+    def normalize(self, path: str, field: str = "file") -> str:
+        """The canonical workspace-relative path, or INVALID_PATH naming `field`."""
+        return self._ws.normalize(path, field)
+
+    def read_source(self, rel: str, field: str = "file") -> bytes:
+        return self._ws.read(rel, field)
+
+    def file_tree(self) -> dict[str, Any]:
+        return file_tree(self._ws, self.threads())
+
+    def source(self, path: str) -> dict[str, Any]:
+        return source_of(self._ws, path)
+
+    # -- change notification (resources, the web page, the editor) --------------------------
+    def subscribe(self, listener: ChangeListener) -> Callable[[], None]:
+        """`listener(change)` for every change, from any thread; returns the unsubscribe."""
+        return self._changes.subscribe(listener)
+
+    def watching(self) -> contextlib.AbstractContextManager[None]:
+        """While held, changes other processes make on disk are reported too."""
+        return self._changes.watching()
+
+    def _written(self, threads: Iterable[Thread], *also: str) -> None:
+        threads = list(threads)
+        files = frozenset({t.anchor.file for t in threads} | set(also))
+        self._changes.publish(Change(files=files, thread_ids=frozenset(t.id for t in threads)))
+
+    # -- derived state written behind -------------------------------------------------------
+    @property
+    def pending_writes(self) -> bool:
+        return bool(self._store.staged)
+
+    def flush(self) -> int:
+        """Write staged re-anchoring results (see limpet.server.store). Doors call it when idle or
+        exiting. Best effort: they are derived, so a busy lock leaves them for the next flush."""
+        if not self._store.staged:
+            return 0
+        try:
+            with self._store.transaction():
+                return self._store.flush_staged()
+        except LockTimeout:
+            return 0
+
+    @classmethod
+    def flush_all(cls) -> None:
+        for service in list(cls.live):
+            service.flush()
+
+    # -- reading --------------------------------------------------------------------------
+    def threads(self, flt: ThreadFilter | None = None, *, fresh: bool = True) -> list[Thread]:
+        """Threads matching `flt`, ordered by file then line; re-anchored first if stale."""
+        flt = flt or ThreadFilter()
+        selected = self._select(flt)
+        if fresh and selected:
+            by_file = self._store.by_file()
+            exact = flt.exact_file
+            stale = self._reconciler.stale_in(by_file, by_file if exact is None else (exact,))
+            if stale:
+                self._reconcile_threads(stale)
+                selected = self._select(flt)
+        return selected
+
+    def matching(self, flt: ThreadFilter, choose: Callable[[list[Thread]], list[Thread]]) -> list[Thread]:
+        """choose(threads matching flt), for a choice that does not depend on positions (a text
+        search): only the files of the chosen threads are brought up to date (then it chooses
+        again, over current positions), not every file of the selection. A path filter depends
+        on positions (a stale thread may move into it): that takes the full check first."""
+        if flt.file is not None:
+            return choose(self.threads(flt))
+        chosen = choose(self._select(flt))
+        stale = self._reconciler.stale_in(self._store.by_file(), {t.anchor.file for t in chosen})
+        if not stale:
+            return chosen
+        self._reconcile_threads(stale)
+        return choose(self._select(flt))
+
+    def _select(self, flt: ThreadFilter) -> list[Thread]:
+        exact = flt.exact_file
+        if exact is not None:
+            return list(flt.apply(self._store.for_file(exact)))
+        # Over the whole store: the same filter on an unchanged store gives the same list.
+        version = self._store.version()
+        cached = self._selections.get(flt)
+        if cached is None or cached[0] != version:
+            if len(self._selections) >= 32:
+                self._selections.clear()
+            cached = self._selections[flt] = (version, list(flt.apply(self._store.all())))
+        return list(cached[1])
+
+    def files_with_threads(self) -> set[str]:
+        """Files that have threads, as last anchored (no re-anchoring): for list_changed."""
+        return set(self._store.by_file())
+
+    def get(self, thread_id: str, *, fresh: bool = True) -> Thread:
+        thread = self._store.get(thread_id)
+        if fresh and self._reconciler.stale([thread]):
+            self._reconcile_threads([thread])
+            thread = self._store.get(thread_id)
+        return thread
+
+    # -- writing --------------------------------------------------------------------------
+    def add(self, file: str, line_start: int, line_end: int, body: str, *, tag: str = "NOTE",
+            author: str = "agent", author_type: str = "agent", ai_meta: dict[str, Any] | None = None,
+            start_character: int = 0, end_character: int = 0) -> Thread:
+        rel = self._ws.normalize(file)
+        source = self._ws.read(rel)
+        anchor = create_anchor(rel, source, line_start, line_end, start_character, end_character)
+        with self._store.transaction():
+            self._reconciler.prime()
+            thread = edits.new_thread(self._unused_id(), anchor, body, tag, author, author_type, ai_meta, utc_now())
+            self._store.put(thread)
+        self._reconciler.hashes.remember(rel, source)
+        self._written([thread])
+        return thread
+
+    def add_many(self, specs: Iterable[dict[str, Any]]) -> list[Thread]:
+        """The bulk path (imports, benchmarks): same validation and anchoring as `add`, each
+        source read once, one transaction and one sync for the whole batch."""
+        sources: dict[str, bytes] = {}
+        threads: list[Thread] = []
+        with self._store.transaction():
+            for spec in specs:
+                rel = self._ws.normalize(spec["file"])
+                if rel not in sources:
+                    sources[rel] = self._ws.read(rel)
+                anchor = create_anchor(rel, sources[rel], spec["line_start"], spec["line_end"])
+                threads.append(edits.new_thread(
+                    self._unused_id(), anchor, spec["body"], spec.get("tag", "NOTE"), spec.get("author", "agent"),
+                    spec.get("author_type", "agent"), spec.get("ai_meta"), spec.get("created_at") or utc_now()))
+            self._store.put_many(threads)
+        self._written(threads)
+        return threads
+
+    def _unused_id(self) -> str:
+        thread_id = new_thread_id()
+        while self._store.exists(thread_id):
+            thread_id = new_thread_id()
+        return thread_id
+
+    def reply(self, thread_id: str, body: str, *, author: str = "agent", author_type: str = "agent") -> Thread:
+        return self._update(thread_id, lambda t, now: edits.replied(t, body, author, author_type, now))
+
+    def resolve(self, thread_id: str, *, decision: str | None = None, wontfix: bool = False,
+                decider: str = "agent") -> Thread:
+        """Idempotent: resolving a resolved thread changes nothing and keeps resolved_at."""
+        return self._update(thread_id, lambda t, now: edits.resolved(t, decision, wontfix, decider, now))
+
+    def reopen(self, thread_id: str, *, by: str = "agent") -> Thread:
+        """Reopening keeps the earlier decision: it stays on the thread and in its history."""
+        return self._update(thread_id, lambda t, now: edits.reopened(t, by, now))
+
+    def edit(self, thread_id: str, body: str, *, by: str = "agent") -> Thread:
+        return self._update(thread_id, lambda t, now: edits.edited(t, body, by, now))
+
+    def delete(self, thread_id: str) -> Thread:
+        with self._store.transaction():
+            thread = self._store.get(thread_id)
+            self._store.delete(thread_id)
+        self._written([thread])
+        return thread
+
+    def move(self, thread_id: str, file: str, line: int, *, by: str = "agent") -> Thread:
+        """Re-anchor a thread at `line` of `file` (keeping its span of lines); it keeps its id,
+        comments and history. Errors name `thread_id`, `file` and `line_start`."""
+        rel = self._ws.normalize(file)
+        source = self._ws.read(rel)
+        with self._store.transaction():
+            thread = self._store.get(thread_id)
+            span = max(0, thread.anchor.line_end - thread.anchor.line_start)
+            lines = source.count(b"\n") + (0 if source.endswith(b"\n") or not source else 1)
+            anchor = create_anchor(rel, source, line, min(line + span, max(lines, line)))
+            moved = edits.moved(thread, anchor, by, utc_now())
+            self._store.put(moved)
+        self._written([moved], thread.anchor.file)
+        return moved
+
+    def reconcile(self, file: str | None = None) -> ReconcileReport:
+        flt = ThreadFilter(file=self._ws.normalize(file) if file else None)
+        with self._store.transaction():
+            if file:
+                report = self._reconciler.run(self._select(flt))
+            else:  # the whole store: reuse its grouping by file
+                report = self._reconciler.run(None, self._store.by_file())
+        self._written(report.changed)
+        return report
+
+    def _reconcile_threads(self, threads: list[Thread]) -> None:
+        with self._store.transaction():
+            fresh = [self._store.get(t.id) for t in threads if self._store.exists(t.id)]
+            report = self._reconciler.run(fresh)
+        self._written(report.changed)
+
+    def _update(self, thread_id: str, change: Callable[[Thread, str], Thread]) -> Thread:
+        with self._store.transaction():
+            thread = self._store.get(thread_id)
+            updated = change(thread, utc_now())
+            if updated is not thread:
+                self._store.put(updated)
+        if updated is not thread:
+            self._written([updated])
+        return updated
+
+    # -- the current review and the page's selection ----------------------------------------
+    def present_review(self, content: str, base_uri: str, mode: str = "replace",
+                       section: str | None = None) -> dict[str, Any]:
+        return self._reviews.present(content, base_uri, mode, section)
+
+    def current_review(self) -> dict[str, Any]:
+        return self._reviews.current()
+
+    def selection(self) -> dict[str, Any]:
+        """{"selection": {file, line_start, line_end, text} | None, "active_file": str | None}."""
+        return self._reviews.selection()
+
+    def report_selection(self, report: Any) -> dict[str, Any]:
+        """The web page's selection report, checked; get_selection reads it back."""
+        return self._reviews.report_selection(report)
+
+    def clear_selection(self) -> None:
+        self._reviews.clear_selection()
+
+    # -- exports, imports, prompts ------------------------------------------------------------
+    def export_items(self, flt: ThreadFilter, name: str | None = None) -> Iterator[Any]:
+        return self._exports.items(flt, name)
+
+    def export_to_folder(self, fmt: str, flt: ThreadFilter, **options: Any) -> dict[str, Any]:
+        return self._exports.to_folder(fmt, flt, **options)
+
+    def read_export(self, uri: str) -> tuple[str, bytes]:
+        return self._exports.read(uri)
+
+    def import_json(self, data: bytes, *, overwrite: bool = False) -> ImportReport:
+        return self._exports.import_json(data, overwrite=overwrite)
+
+    @property
+    def default_context_lines(self) -> int:
+        return self._exports.default_context_lines
+
+    def training_record(self, thread: Thread, context_lines: int) -> dict[str, Any]:
+        return self._exports.training_record(thread, context_lines)
+
+    def orphan_candidates(self, thread: Thread, k: int, *, sync: bool = True) -> list[Candidate]:
+        """Where an orphaned thread's code may have gone (best first). `sync=False` when the
+        workspace index was synced moments ago (a prompt listing many orphans)."""
+        if sync:
+            self._reconciler.sync_index()
+        return self._reconciler.candidates(thread.anchor, k)
+
+    def prompt(self, name: str, arguments: Mapping[str, Any] | None, tools: Mapping[str, ToolSpec]) -> str:
+        """The text of prompt `name`, filled from this workspace; `tools` are the tools the
+        asking door exposes (prompts name them exactly)."""
+        return get_prompt(ServicePromptSource(self, tools), name, arguments)

@@ -1,0 +1,13 @@
+"""limpet.server.mcp: the MCP door, over stdio or (inside limpet.server.http) Streamable HTTP.
+
+    build_mcp(service, groups)   the server: tools from the operation registry, comment:// and
+                                 export:// resources with live subscriptions, review://current,
+                                 the prompts
+    serve_stdio(workspace)       `limpet serve`: MCP over stdio
+"""
+
+from limpet.server.mcp._app import McpApp, error_result
+from limpet.server.mcp._build import build_mcp
+from limpet.server.mcp._stdio import serve_stdio
+
+__all__ = ["McpApp", "build_mcp", "error_result", "serve_stdio"]

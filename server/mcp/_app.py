@@ -1,0 +1,162 @@
+"""The MCP server: tools generated from the operation registry, over one service.
+
+Tools are listed from the registry (input schema = the operation's argument model, output
+schema = its result model, annotations from its flags) and every call goes through
+`invoke`, so validation and errors are exactly those of the CLI and the HTTP API. A failed
+call is a tool result with `isError: true` and `{"error": {...}}` as structured content.
+
+Resources, subscriptions and prompts are installed by `build_mcp` (_build.py): each adds
+handlers to the same low-level server (see `McpApp.handlers`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import time
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import anyio
+import mcp_types as types
+import orjson
+from mcp.server.lowlevel.server import NotificationOptions, Server
+from mcp.shared.exceptions import MCPError
+
+from limpet.model import InternalError, LimpetError
+from limpet.server.core import Service
+from limpet.server.operations import Operation, invoke, operations_for
+
+__all__ = ["McpApp", "error_result"]
+
+log = logging.getLogger("limpet.mcp")
+SERVER_NAME = "limpet"
+INSTRUCTIONS = (
+    "limpet keeps review threads attached to code. Start threads with comment_add (or add_comment), "
+    "list them with comment_list / get_file_comments, reply, resolve with a decision. Positions are "
+    "re-anchored automatically when code changes; health tells whether a thread still sits on its code."
+)
+
+
+def error_result(exc: LimpetError, text: Callable[[LimpetError], str] | None = None) -> types.CallToolResult:
+    payload = {"error": exc.to_dict()}
+    return types.CallToolResult(
+        content=[types.TextContent(type="text", text=text(exc) if text else orjson.dumps(payload).decode())],
+        structured_content=payload,
+        is_error=True,
+    )
+
+
+def _content_block(block: dict[str, Any]) -> Any:
+    if block["type"] == "resource_link":
+        return types.ResourceLink(type="resource_link", uri=block["uri"], name=block["name"],
+                                  mime_type=block.get("mimeType"), size=block.get("size"),
+                                  description=block.get("description"))
+    return types.EmbeddedResource(type="resource", resource=types.TextResourceContents(
+        uri=block["uri"], mime_type=block.get("mimeType"), text=block["text"]))
+
+
+def _tool_of(op: Operation) -> types.Tool:
+    return types.Tool(
+        name=op.name,
+        title=op.title,
+        description=op.description,
+        input_schema=op.input_schema(),
+        output_schema=op.output_schema(),
+        annotations=types.ToolAnnotations(
+            title=op.title,
+            read_only_hint=op.read_only,
+            destructive_hint=op.destructive,
+            idempotent_hint=op.idempotent,
+            open_world_hint=False,
+        ),
+    )
+
+
+class McpApp:
+    """One MCP server over one service; `handlers` collects the low-level callbacks."""
+
+    def __init__(self, service: Service, groups: set[str] | None = None) -> None:
+        self.service = service
+        self.groups = groups
+        self.ops = {op.name: op for op in operations_for(groups)}
+        self.tools = [_tool_of(op) for op in self.ops.values()]
+        # One worker at a time: the service is synchronous and keeps per-process caches.
+        self.limiter = anyio.CapacityLimiter(1)
+        self.handlers: dict[str, Any] = {"on_list_tools": self._list_tools, "on_call_tool": self._call_tool}
+        self.lifespan_hooks: list[Callable[[McpApp], contextlib.AbstractAsyncContextManager[Any]]] = [
+            _flush_when_idle
+        ]
+        self.last_call = time.monotonic()
+        self.notification_options = NotificationOptions(resources_changed=True)
+
+    async def run_sync(self, fn: Callable[[], Any]) -> Any:
+        return await anyio.to_thread.run_sync(fn, limiter=self.limiter)
+
+    async def _invoke(self, op: Operation, arguments: Any) -> Any:
+        if op.read_only and self.limiter.borrowed_tokens == 0:
+            # Reads take microseconds: a worker-thread hop would cost more than the call.
+            return invoke(self.service, op.name, arguments)[1]
+        return (await self.run_sync(lambda: invoke(self.service, op.name, arguments)))[1]
+
+    async def _list_tools(self, ctx: Any, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=self.tools)
+
+    async def _call_tool(self, ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+        self.last_call = time.monotonic()
+        op = self.ops.get(params.name)
+        if op is None:
+            raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown tool: {params.name}",
+                           data={"tool": params.name, "available": sorted(self.ops)})
+        try:
+            result = await self._invoke(op, params.arguments)
+        except LimpetError as exc:
+            return error_result(exc, op.error_text)
+        except Exception:  # the door's last line: a bug must not kill the server or leak a traceback
+            log.exception("tool %s failed", op.name)
+            return error_result(InternalError(f"Internal error in {op.name}"))
+        content: list[Any] = [types.TextContent(type="text", text=op.text(result))]
+        if op.extra_content is not None:
+            content.extend(_content_block(block) for block in op.extra_content(result))
+        return types.CallToolResult(content=content, structured_content=op.structured_content(result))
+
+    @contextlib.asynccontextmanager
+    async def lifespan(self, _server: Server[Any]) -> AsyncIterator[dict[str, Any]]:
+        async with contextlib.AsyncExitStack() as stack:
+            for hook in self.lifespan_hooks:
+                await stack.enter_async_context(hook(self))
+            yield {"limpet": self}
+
+    def lowlevel(self) -> Server[Any]:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            ver = version("limpet")
+        except PackageNotFoundError:  # running from a source tree
+            ver = "0"
+        return Server(SERVER_NAME, version=ver, instructions=INSTRUCTIONS, lifespan=self.lifespan, **self.handlers)
+
+
+IDLE_FLUSH_SECONDS = 0.5
+
+
+@contextlib.asynccontextmanager
+async def _flush_when_idle(app: McpApp) -> AsyncIterator[None]:
+    """Write staged re-anchoring results when no tool call came for a moment, and on exit."""
+
+    async def loop() -> None:
+        while True:
+            await anyio.sleep(IDLE_FLUSH_SECONDS)
+            if app.service.pending_writes and time.monotonic() - app.last_call >= IDLE_FLUSH_SECONDS:
+                await app.run_sync(app.service.flush)
+
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(loop)
+        try:
+            yield
+        finally:
+            tg.cancel_scope.cancel()
+            with anyio.CancelScope(shield=True):
+                await app.run_sync(app.service.flush)
+
+

@@ -1,0 +1,40 @@
+"""limpet.server.operations: every operation declared once, as a typed function over the service.
+
+    REGISTRY / operations_for(groups)   the operations, by tool group
+    invoke(service, name, arguments)    validate and run one (what every door calls)
+    Operation                           name, group, argument and result models, text block, ...
+
+One module per tool family (the groups `limpet serve --tools` selects): threads (comment_*),
+paired comments (add_comment, ...), plan feedback (get_feedback, ...), review
+(present_review, get_selection). Importing this package registers all of them.
+"""
+
+from collections.abc import Iterable
+
+from limpet.prompts import ToolSpec
+from limpet.server.operations import _feedback, _paired, _review, _threads  # noqa: F401  (registers them)
+from limpet.server.operations._fields import ThreadId
+from limpet.server.operations._registry import (
+    GROUPS,
+    REGISTRY,
+    Operation,
+    invoke,
+    operations_for,
+    validate_args,
+)
+
+__all__ = [
+    "GROUPS",
+    "REGISTRY",
+    "Operation",
+    "ThreadId",
+    "invoke",
+    "operations_for",
+    "tool_specs",
+    "validate_args",
+]
+
+
+def tool_specs(ops: Iterable[Operation]) -> dict[str, ToolSpec]:
+    """The tools a door exposes, as prompts describe them (name, description, arguments)."""
+    return {op.name: ToolSpec.from_schema(op.name, op.description, op.input_schema()) for op in ops}

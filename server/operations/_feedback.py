@@ -1,0 +1,138 @@
+"""Seed 000's tools (plan-feedback): get_feedback, resolve_feedback, get_feedback_summary.
+
+They keep the seed's documented shapes. Per the contract they show OPEN threads only, and
+resolve_feedback resolves (it never deletes: exports still need the history).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import orjson
+from pydantic import BaseModel, Field
+
+from limpet.model import LimpetError, StoreCorrupted, StoreError, Thread, ThreadNotFound
+from limpet.server.core import Service, ThreadFilter
+from limpet.server.operations._fields import Args, ThreadId
+from limpet.server.operations._registry import operation
+
+T = TypeVar("T")
+OPEN = ThreadFilter(status="open")
+
+
+class GetFeedbackArgs(Args):
+    filePath: str | None = Field(None, max_length=4096, description="Workspace-relative file path to filter by. "
+                                                                    "If omitted, returns all feedback.")
+
+
+class ResolveFeedbackArgs(Args):
+    threadId: ThreadId
+
+
+class SummaryArgs(Args):
+    pass
+
+
+class FeedbackResult(BaseModel):
+    feedback: list[dict[str, Any]]
+
+
+class ResolveFeedbackResult(BaseModel):
+    resolved: bool
+    threadId: str | None = None
+    error: str | None = None
+
+
+class FileCount(BaseModel):
+    path: str
+    threadCount: int
+
+
+class SummaryResult(BaseModel):
+    totalThreads: int
+    totalComments: int
+    fileCount: int
+    files: list[FileCount]
+    orphanedCount: int
+
+
+def _seed_store_errors(fn: Callable[[], T]) -> T:
+    """Report store trouble in the words seed 000 documents (codes stay the contract's)."""
+    try:
+        return fn()
+    except StoreCorrupted as exc:
+        raise StoreCorrupted("Feedback store corrupted, attempting recovery from backup", details=exc.details) from None
+    except OSError as exc:
+        raise StoreError("Feedback store not initialized", details={"reason": exc.strerror},
+                         suggestion="The workspace's .limpet/ must be a readable folder (it is created on "
+                                    "the first comment)") from None
+
+
+def _seed_error_text(exc: LimpetError) -> str:
+    """Seed 000's error text: {"error": "Description"} (structuredContent keeps the contract's
+    error object with code, field and details)."""
+    message = exc.message.removeprefix(f"{exc.field}: ") if exc.field else exc.message
+    return orjson.dumps({"error": message}).decode()
+
+
+def _feedback(t: Thread) -> dict[str, Any]:
+    a = t.anchor
+    return {
+        "id": t.id,
+        "file": a.file,
+        "range": {"startLine": a.line_start, "endLine": a.line_end,
+                  "startCharacter": a.start_character, "endCharacter": a.end_character},
+        "selectedText": a.selected_text,
+        "orphaned": t.health == "orphaned",
+        "comments": [{"id": c.id, "body": c.body, "author": c.author, "createdAt": c.created_at} for c in t.comments],
+    }
+
+
+@operation(group="feedback", args=GetFeedbackArgs, result=FeedbackResult, read_only=True, idempotent=True,
+           title="Get feedback", structured=lambda items: {"feedback": items},
+           text=lambda items: orjson.dumps(items).decode(), error_text=_seed_error_text)
+def get_feedback(svc: Service, a: GetFeedbackArgs) -> list[dict[str, Any]]:
+    """Query open feedback threads for the workspace or one file: ordered by file path then
+    line; each with its range, selected text, an `orphaned` flag (its code was deleted) and its
+    comments. Returns a JSON array ([] when there is none)."""
+    flt = ThreadFilter(status="open", file=svc.normalize(a.filePath, "filePath") if a.filePath else None)
+    return _seed_store_errors(lambda: [_feedback(t) for t in svc.threads(flt)])
+
+
+@operation(group="feedback", args=ResolveFeedbackArgs, result=ResolveFeedbackResult, idempotent=True,
+           renames={"thread_id": "threadId"},
+           title="Resolve feedback", error_text=_seed_error_text)
+def resolve_feedback(svc: Service, a: ResolveFeedbackArgs) -> dict[str, Any]:
+    """Mark a feedback thread as addressed: it is resolved (kept in the history, gone from
+    get_feedback and the summary). Returns {"resolved": true, "threadId"}; an unknown or
+    already resolved thread gives {"resolved": false, "error": "Thread not found"}."""
+    def resolve() -> dict[str, Any]:
+        try:
+            thread = svc.get(a.threadId)
+        except ThreadNotFound:
+            return {"resolved": False, "error": "Thread not found"}
+        if thread.status != "open":
+            return {"resolved": False, "error": "Thread not found"}
+        svc.resolve(a.threadId, decider="agent")
+        return {"resolved": True, "threadId": a.threadId}
+
+    return _seed_store_errors(resolve)
+
+
+@operation(group="feedback", args=SummaryArgs, result=SummaryResult, read_only=True, idempotent=True,
+           title="Feedback summary", error_text=_seed_error_text)
+def get_feedback_summary(svc: Service, a: SummaryArgs) -> dict[str, Any]:
+    """Workspace-wide overview of open feedback: totals, files sorted by thread count
+    (descending), and how many threads are orphaned. All zeros when there is none."""
+    threads = _seed_store_errors(lambda: svc.threads(OPEN))
+    per_file = Counter(t.anchor.file for t in threads)
+    files = sorted(per_file.items(), key=lambda kv: (-kv[1], kv[0]))
+    return {
+        "totalThreads": len(threads),
+        "totalComments": sum(len(t.comments) for t in threads),
+        "fileCount": len(per_file),
+        "files": [{"path": p, "threadCount": n} for p, n in files],
+        "orphanedCount": sum(1 for t in threads if t.health == "orphaned"),
+    }

@@ -1,0 +1,270 @@
+"""Seed 004's tools (paired-comments): add_comment, edit_comment, delete_comment,
+search_comments, get_file_comments, move_comment, export_comments.
+
+Argument names and bounds are the seed's; results carry the contract's thread JSON plus
+what the seed shows (ids, anchored symbol, counts). Business rules live in the service.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from datetime import UTC, datetime
+from typing import Annotated, Any
+
+from pydantic import AfterValidator, BaseModel, Field, WithJsonSchema
+
+from limpet.exporters import ExportFormat
+from limpet.model import Thread
+from limpet.server.core import Service, ThreadFilter, format_time, search_threads
+from limpet.server.operations._fields import Args, Body, FilePath, TagName, ThreadId, ThreadOut
+from limpet.server.operations._registry import operation
+
+Line = Annotated[int, Field(ge=1, le=10_000_000, description="Line number (1-indexed)")]
+
+
+class AiMeta(Args):
+    model: str | None = Field(None, max_length=200)
+    confidence: float | None = Field(None, ge=0, le=1)
+    reasoning: str | None = Field(None, max_length=10_000)
+
+
+class AddCommentArgs(Args):
+    filePath: FilePath
+    line: Line
+    text: Body
+    tag: TagName
+    author: str = Field("ai", min_length=1, max_length=200, description="Author name (e.g. 'claude', 'gpt-4', 'user')")
+    aiMeta: AiMeta | None = Field(None, description="Optional AI metadata")
+
+
+class EditCommentArgs(Args):
+    filePath: FilePath
+    commentId: ThreadId
+    text: Body
+
+
+class DeleteCommentArgs(Args):
+    filePath: FilePath
+    commentId: ThreadId
+
+
+def _instant(end: bool) -> Any:
+    """An ISO 8601 date or date-time as limpet's sortable UTC text; a bare date covers the
+    whole day (from its first millisecond for `start`, to its last for `end`)."""
+
+    def check(value: str) -> str:
+        try:
+            parsed = datetime.fromisoformat(value)
+        except ValueError:
+            raise ValueError("must be an ISO 8601 date or date-time, e.g. 2026-11-22T10:00:00Z") from None
+        if len(value) <= 10 and end:  # a date: through its last millisecond
+            parsed = parsed.replace(hour=23, minute=59, second=59, microsecond=999_000)
+        return format_time(parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC))
+
+    return AfterValidator(check)
+
+
+Instant = Annotated[str, Field(max_length=64, json_schema_extra={"format": "date-time"})]
+Bool = Annotated[bool | None, WithJsonSchema({"type": "boolean"})]  # optional, but never null on the wire
+
+
+class DateRange(Args):
+    start: Annotated[Instant, _instant(end=False)] | None = Field(None, description="ISO 8601 date-time (inclusive)")
+    end: Annotated[Instant, _instant(end=True)] | None = Field(None, description="ISO 8601 date-time (inclusive)")
+
+
+class SearchFilters(Args):
+    tag: TagName | None = None
+    author: str | None = Field(None, max_length=200)
+    filePath: str | None = Field(None, max_length=4096, description="A file path or glob pattern (e.g. src/**/*.py)")
+    hasAIMetadata: Bool = Field(None, description="Only AI-enriched comments (true) or only others (false)")
+    dateRange: DateRange = Field(default_factory=DateRange)
+
+
+class SearchCommentsArgs(Args):
+    query: str = Field(min_length=1, max_length=1000, description="Regular expression, matched case-insensitively "
+                                                                   "against every comment of a thread")
+    filters: SearchFilters = Field(default_factory=SearchFilters, description="Optional filters to narrow results")
+    limit: int = Field(100, ge=1, le=1000, description="Max results to return")
+
+
+class GetFileCommentsArgs(Args):
+    filePath: FilePath
+    includeOrphaned: bool = Field(True, description="Include orphaned comments (anchors no longer exist)")
+
+
+class MoveCommentArgs(Args):
+    sourceFile: FilePath
+    targetFile: FilePath
+    commentId: ThreadId
+    targetLine: Line
+
+
+class ExportOptionsArgs(Args):
+    includeSourceContext: bool = Field(False, description="Include surrounding code lines")
+    contextLines: int = Field(3, ge=0, le=20, description="Lines of context before/after")
+
+
+class ExportCommentsArgs(Args):
+    format: ExportFormat
+    filePath: str | None = Field(None, max_length=4096, description="Export only this file or glob (omit for all files)")
+    options: ExportOptionsArgs | None = None
+
+
+class CommentResult(BaseModel):
+    thread: ThreadOut
+    commentId: str
+    filePath: str
+    line: int
+    anchoredSymbol: str | None
+
+
+class SearchResult(BaseModel):
+    results: list[ThreadOut]
+    totalResults: int = Field(description="How many results are returned")
+    hasMore: bool = Field(description="More threads match than `limit`: narrow the query or raise the limit")
+    query: str
+    filters: dict[str, Any]
+
+
+class FileCommentsResult(BaseModel):
+    filePath: str
+    comments: list[ThreadOut]
+    commentCount: int
+    orphanedCount: int
+    summary: dict[str, int]
+
+
+class MoveResult(CommentResult):
+    movedFrom: dict[str, Any] = Field(description="{filePath, line} before the move")
+
+
+class ExportResultOut(BaseModel):
+    format: str
+    totalComments: int
+    sizeBytes: int
+    path: str
+    uri: str
+
+
+def _comment_result(t: Thread) -> dict[str, Any]:
+    return {"thread": t.to_wire(), "commentId": t.id, "filePath": t.anchor.file, "line": t.anchor.line_start,
+            "anchoredSymbol": t.anchor.symbol}
+
+
+# How the service's argument names are spelled by these tools (errors name the tool's words).
+_NAMES = {"file": "filePath", "line_start": "line", "line_end": "line", "thread_id": "commentId"}
+_MOVE_NAMES = {"file": "targetFile", "line_start": "targetLine", "line_end": "targetLine", "thread_id": "commentId"}
+
+
+@operation(group="paired", args=AddCommentArgs, result=CommentResult, title="Add a paired comment", renames=_NAMES)
+def add_comment(svc: Service, a: AddCommentArgs) -> dict:
+    """Add a new paired comment to a source file at a specific line (1-indexed). The comment is
+    anchored to the enclosing function/class and tracks code changes. Returns the comment id
+    (commentId) and the anchored symbol. Errors: FILE_NOT_FOUND, INVALID_ANCHOR (line outside
+    the file), INVALID_PATH."""
+    meta = a.aiMeta.model_dump(exclude_none=True) if a.aiMeta else None
+    t = svc.add(a.filePath, a.line, a.line, a.text, tag=a.tag, author=a.author, author_type="agent",
+                ai_meta=meta or None)
+    return _comment_result(t)
+
+
+@operation(group="paired", args=EditCommentArgs, result=CommentResult, idempotent=True, title="Edit a comment",
+           renames=_NAMES)
+def edit_comment(svc: Service, a: EditCommentArgs) -> dict:
+    """Edit the text of an existing comment (the thread's first comment). The previous text is
+    kept in the thread's history. The id alone finds the thread (it may have followed its code
+    to another file); filePath must still be a valid workspace path. Errors: THREAD_NOT_FOUND."""
+    svc.normalize(a.filePath, "filePath")
+    return _comment_result(svc.edit(a.commentId, a.text))
+
+
+@operation(group="paired", args=DeleteCommentArgs, result=CommentResult, destructive=True, title="Delete a comment",
+           renames=_NAMES)
+def delete_comment(svc: Service, a: DeleteCommentArgs) -> dict:
+    """Delete a comment thread and all its replies from the workspace store (permanent; use
+    comment_resolve to close a thread but keep its history). The id alone finds the thread;
+    filePath must be a valid workspace path. Errors: THREAD_NOT_FOUND."""
+    svc.normalize(a.filePath, "filePath")
+    return _comment_result(svc.delete(a.commentId))
+
+
+@operation(group="paired", args=SearchCommentsArgs, result=SearchResult, read_only=True, idempotent=True,
+           title="Search comments")
+def search_comments(svc: Service, a: SearchCommentsArgs) -> dict:
+    """Search comments by regular expression (case-insensitive, over every comment of a
+    thread) with optional filters: tag, author, filePath (path or glob), hasAIMetadata,
+    dateRange {start, end}. Returns at most `limit` threads (default 100, max 1000) ordered
+    by file and line; hasMore tells whether more match. An invalid or too slow pattern is an
+    INVALID_ARGUMENT on `query`."""
+    f, rng = a.filters, a.filters.dateRange
+    # Globs are checked like paths too (they keep their wildcards): "../*" is refused, not just empty.
+    path = svc.normalize(f.filePath, "filters.filePath") if f.filePath else f.filePath
+    flt = ThreadFilter(file=path, tag=f.tag, author=f.author, has_ai_meta=f.hasAIMetadata,
+                       since=rng.start, until=rng.end)
+    # Filter first, then the regex; every match (it is text: positions do not decide it), so
+    # only the files of the matches need to be current.
+    matches = svc.matching(flt, lambda threads: search_threads(threads, a.query, len(threads))[0])
+    found, more = matches[: a.limit], len(matches) > a.limit
+    return {"results": [t.to_wire() for t in found], "totalResults": len(found), "hasMore": more,
+            "query": a.query, "filters": f.model_dump(exclude_none=True, exclude_defaults=True)}
+
+
+@operation(group="paired", args=GetFileCommentsArgs, result=FileCommentsResult, read_only=True, idempotent=True,
+           title="Get a file's comments")
+def get_file_comments(svc: Service, a: GetFileCommentsArgs) -> dict:
+    """Retrieve all comment threads of one file, ordered by line, with counts per tag and the
+    number of orphaned threads (whose code is gone). includeOrphaned (default true)."""
+    rel = svc.normalize(a.filePath, "filePath")
+    threads = svc.threads(ThreadFilter(file=rel))
+    if not threads:  # a deleted file keeps its (orphaned) threads listable; otherwise say so
+        svc.read_source(rel, "filePath")
+    orphaned = sum(1 for t in threads if t.health == "orphaned")
+    if not a.includeOrphaned:
+        threads = [t for t in threads if t.health != "orphaned"]
+    tags = Counter(t.tag for t in threads)
+    return {"filePath": rel, "comments": [t.to_wire() for t in threads], "commentCount": len(threads),
+            "orphanedCount": orphaned, "summary": dict(sorted(tags.items()))}
+
+
+@operation(group="paired", args=MoveCommentArgs, result=MoveResult, title="Move a comment", renames=_MOVE_NAMES)
+def move_comment(svc: Service, a: MoveCommentArgs) -> dict:
+    """Move a comment thread to another file and/or line (e.g. after a refactoring the engine
+    could not follow). It re-anchors at the new place and keeps its id, comments and history.
+    Errors: THREAD_NOT_FOUND, FILE_NOT_FOUND, INVALID_ANCHOR."""
+    svc.normalize(a.sourceFile, "sourceFile")
+    moved = svc.move(a.commentId, a.targetFile, a.targetLine)
+    origin = moved.history[-1].details["from"]
+    return {**_comment_result(moved), "movedFrom": {"filePath": origin["file"], "line": origin["line_start"]}}
+
+
+def _export_structured(result: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in result.items() if k != "text"}
+
+
+def _export_text(result: dict[str, Any]) -> str:
+    import orjson
+
+    return orjson.dumps(_export_structured(result)).decode()
+
+
+def _export_content(result: dict[str, Any]) -> list[dict[str, Any]]:
+    name = result["path"].rsplit("/", 1)[-1]
+    blocks = [{"type": "resource_link", "uri": result["uri"], "name": name, "mimeType": result["mimeType"],
+               "size": result["sizeBytes"], "description": f"{result['totalComments']} comment thread(s)"}]
+    if "text" in result:
+        blocks.append({"type": "resource", "uri": result["uri"], "mimeType": result["mimeType"],
+                       "text": result["text"]})
+    return blocks
+
+
+@operation(group="paired", args=ExportCommentsArgs, result=ExportResultOut, title="Export comments",
+           structured=_export_structured, text=_export_text, extra_content=_export_content)
+def export_comments(svc: Service, a: ExportCommentsArgs) -> dict:
+    """Export comments as JSON, Markdown, JSONL training data ({prompt, completion, metadata})
+    or Parquet. The export is written under the workspace's .limpet/exports/ folder and
+    returned as a resource link (small text exports are also embedded)."""
+    opts = a.options or ExportOptionsArgs()
+    flt = ThreadFilter(file=svc.normalize(a.filePath, "filePath") if a.filePath else a.filePath)
+    return svc.export_to_folder(a.format, flt, context_lines=opts.contextLines,
+                            include_source_context=opts.includeSourceContext)

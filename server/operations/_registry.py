@@ -1,0 +1,147 @@
+"""The operation registry: every operation declared once, every door generated from it.
+
+An operation is a typed function `(service, args_model) -> dict` plus what a door needs to
+expose it: name, group, description, input model (schema + validation), output model
+(schema), annotations, how to render the text block, and how its arguments are spelled
+where the service's words differ (`renames`: the service raises errors naming `file` or
+`thread_id`; the tool's caller reads `filePath` or `commentId`). MCP tools, HTTP routes, CLI
+commands and editor actions all go through `invoke`, so validation and errors are identical
+everywhere.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+from pydantic import BaseModel, ValidationError
+
+from limpet.model import InvalidArgument, LimpetError
+from limpet.server.core import Service, invalid_argument_from
+from limpet.server.operations._schema import input_schema, output_schema
+
+__all__ = ["GROUPS", "Operation", "REGISTRY", "invoke", "operation", "operations_for", "validate_args"]
+
+GROUPS = ("threads", "paired", "feedback", "review")
+
+
+def _json_text(result: Any) -> str:
+    return orjson.dumps(result).decode()
+
+
+@dataclass(frozen=True)
+class Operation:
+    name: str
+    group: str
+    title: str
+    description: str
+    args: type[BaseModel]
+    result: type[BaseModel] | None
+    handler: Callable[[Service, Any], Any]
+    read_only: bool = False
+    destructive: bool = False
+    idempotent: bool = False
+    # The text block: the JSON the seed shows for this tool (default: the structured result).
+    text: Callable[[Any], str] = _json_text
+    # Some seed tools report failures in their own documented shape instead of raising.
+    structured: Callable[[Any], dict[str, Any]] | None = None
+    # Extra content blocks (wire-shaped dicts: resource links, embedded resources).
+    extra_content: Callable[[Any], list[dict[str, Any]]] | None = None
+    # The text block of a failed call, for seeds that document their own error text.
+    error_text: Callable[[Any], str] | None = None
+    # The service's argument names -> this tool's (errors name the field as the caller wrote it).
+    renames: Mapping[str, str] = field(default_factory=dict)
+
+    def input_schema(self) -> dict[str, Any]:
+        return input_schema(self.args.model_json_schema())
+
+    def output_schema(self) -> dict[str, Any] | None:
+        return output_schema(self.result.model_json_schema()) if self.result else None
+
+    def structured_content(self, result: Any) -> dict[str, Any]:
+        if self.structured is not None:
+            return self.structured(result)
+        return result if isinstance(result, dict) else {"result": result}
+
+
+REGISTRY: dict[str, Operation] = {}
+
+
+def operation(
+    *,
+    group: str,
+    args: type[BaseModel],
+    result: type[BaseModel] | None = None,
+    title: str | None = None,
+    read_only: bool = False,
+    destructive: bool = False,
+    idempotent: bool = False,
+    text: Callable[[Any], str] | None = None,
+    structured: Callable[[Any], dict[str, Any]] | None = None,
+    extra_content: Callable[[Any], list[dict[str, Any]]] | None = None,
+    error_text: Callable[[Any], str] | None = None,
+    renames: Mapping[str, str] | None = None,
+) -> Callable[[Callable[[Service, Any], Any]], Callable[[Service, Any], Any]]:
+    """Register `fn` as an operation; its docstring is the description agents read."""
+    if group not in GROUPS:
+        raise ValueError(f"unknown group {group}")
+
+    def register(fn: Callable[[Service, Any], Any]) -> Callable[[Service, Any], Any]:
+        name = fn.__name__
+        doc = " ".join((fn.__doc__ or "").split())
+        REGISTRY[name] = Operation(
+            name=name,
+            group=group,
+            title=title or name.replace("_", " ").capitalize(),
+            description=doc,
+            args=args,
+            result=result,
+            handler=fn,
+            read_only=read_only,
+            destructive=destructive,
+            idempotent=idempotent,
+            text=text or _json_text,
+            structured=structured,
+            extra_content=extra_content,
+            error_text=error_text,
+            renames=dict(renames or {}),
+        )
+        return fn
+
+    return register
+
+
+def operations_for(groups: set[str] | None = None) -> list[Operation]:
+    """The registered operations of `groups` (all of them when None), group by group in the
+    order of GROUPS, each group's in declaration order."""
+    chosen = [op for op in REGISTRY.values() if groups is None or op.group in groups]
+    return sorted(chosen, key=lambda op: GROUPS.index(op.group))
+
+
+def validate_args(op: Operation, raw: Any) -> BaseModel:
+    """Validate raw arguments with the operation's model; INVALID_ARGUMENT names the field."""
+    if raw is None:
+        raw = {}
+    if not isinstance(raw, dict):
+        raise InvalidArgument("Arguments must be a JSON object", field=None)
+    try:
+        return op.args.model_validate(raw)
+    except ValidationError as exc:
+        raise invalid_argument_from(exc) from None
+
+
+def invoke(service: Service, name: str, raw: Any) -> tuple[Operation, Any]:
+    """Validate and run one operation. Raises LimpetError subclasses only (or bugs)."""
+    op = REGISTRY.get(name)
+    if op is None:
+        raise InvalidArgument(f"Unknown operation: {name}", field="name")
+    args = validate_args(op, raw)
+    try:
+        return op, op.handler(service, args)
+    except LimpetError as exc:
+        exc.field = op.renames.get(exc.field or "", exc.field)
+        raise
+
+

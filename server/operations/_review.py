@@ -1,0 +1,113 @@
+"""Seed 001's review tools: present_review and get_selection."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import orjson
+from pydantic import BaseModel, BeforeValidator, Field, ValidationInfo, field_validator, model_validator
+
+from limpet.model import Health
+from limpet.server.core import REVIEW_MODES, ReviewMode, Service
+from limpet.server.operations._fields import Args
+from limpet.server.operations._registry import operation
+
+
+def _required(message: str):
+    def check(value: Any) -> Any:
+        if value is None or (isinstance(value, str) and not value.strip()):
+            raise ValueError(message)
+        return value
+
+    return check
+
+
+def _check_mode(value: Any) -> Any:
+    if value not in REVIEW_MODES:
+        raise ValueError("Mode must be 'replace', 'update-section', or 'append'")
+    return value
+
+
+class PresentReviewArgs(Args):
+    content: Annotated[str, BeforeValidator(_required("Content parameter is required")), Field(
+        max_length=1_000_000,
+        description="Markdown content of the review: a brief summary, detailed findings with file references, "
+                    "specific suggestions. Write references as [`filename:line`][] (rustdoc-style), e.g. "
+                    "\"Updated authentication in [`src/auth.py:45`][]\"; limpet anchors each one to the code.")]
+    baseUri: Annotated[str, BeforeValidator(_required("baseUri parameter is required")), Field(
+        max_length=4096,
+        description="Base directory for resolving relative file references: the workspace root "
+                    "(absolute path or file:// URI), a folder inside it, or '.'.")]
+    mode: Annotated[ReviewMode, BeforeValidator(_check_mode), Field(
+        description="replace (default) - replace the entire review; update-section - replace one section "
+                    "(needs section); append - add to the end of the existing review")] = "replace"
+    section: str | None = Field(None, max_length=500, validate_default=True,
+                                description="Heading text of the section for update-section mode "
+                                            "(e.g. \"Summary\", \"Security Issues\")")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _missing_is_none(cls, data: Any) -> Any:
+        # A missing content/baseUri gets the seed's message rather than pydantic's "Field required".
+        if isinstance(data, dict):
+            return {"content": None, "baseUri": None, **data}
+        return data
+
+    @field_validator("section")
+    @classmethod
+    def _section_for_update(cls, value: str | None, info: ValidationInfo) -> str | None:
+        if info.data.get("mode") == "update-section" and not (value and value.strip()):
+            raise ValueError("Section parameter required for update-section mode")
+        return value
+
+
+class GetSelectionArgs(Args):
+    pass
+
+
+class ReferenceOut(BaseModel):
+    text: str
+    file: str
+    line: int
+    line_end: int
+    health: Health
+    symbol: str | None = None
+
+
+class PresentReviewResult(BaseModel):
+    success: bool
+    message: str
+    content: str
+    updated_at: str | None
+    references: list[ReferenceOut]
+
+
+class SelectionOut(BaseModel):
+    file: str
+    line_start: int
+    line_end: int
+    text: str
+
+
+class SelectionResult(BaseModel):
+    selection: SelectionOut | None
+
+
+@operation(group="review", args=PresentReviewArgs, result=PresentReviewResult, title="Present a code review")
+def present_review(svc: Service, a: PresentReviewArgs) -> dict:
+    """Display a code review in limpet's review panel (the web page) and keep it as the workspace's
+    current review (MCP resource review://current). Reviews should be structured markdown with
+    clear sections and actionable feedback. Use [`filename:line`][] format for file references
+    (rustdoc-style): each is anchored to the code and keeps pointing at it after edits; a
+    reference whose code is gone is reported as orphaned. Returns the references with their
+    current lines and health."""
+    return svc.present_review(a.content, a.baseUri, a.mode, a.section)
+
+
+@operation(group="review", args=GetSelectionArgs, result=SelectionResult, read_only=True, idempotent=True,
+           title="Get the selection", text=lambda r: orjson.dumps(r["selection"]).decode())
+def get_selection(svc: Service, a: GetSelectionArgs) -> dict:
+    """Get the text currently selected in limpet's web page (source view), with its file and
+    1-based line range: {"selection": {"file", "line_start", "line_end", "text"}}. Returns
+    {"selection": null} if no text is selected or no page is open."""
+    return {"selection": svc.selection()["selection"]}

@@ -1,0 +1,181 @@
+"""Workspace-relative paths: the one place that decides what may be read.
+
+Every path a caller gives is checked here before any file is touched. Refused (INVALID_PATH):
+absolute paths, `~`, `..` segments, URL-encoded escapes, NUL and control characters,
+anything under `.git/` or `.limpet/`, and symlinks that resolve outside the workspace.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+from typing import NamedTuple
+from urllib.parse import unquote
+
+from limpet.model import FileNotFound, InvalidPath
+
+__all__ = ["Workspace", "FileState", "STORE_DIRNAME", "PROTECTED_DIRS", "IGNORED_DIRS"]
+
+STORE_DIRNAME = ".limpet"
+# Never commentable, never scanned.
+PROTECTED_DIRS = frozenset({".git", STORE_DIRNAME})
+# Skipped when scanning the workspace for moved code (still commentable when named directly).
+IGNORED_DIRS = PROTECTED_DIRS | {
+    "node_modules", ".venv", "venv", "__pycache__", ".tox", ".mypy_cache", ".pytest_cache",
+    ".ruff_cache", "dist", "build", ".hg", ".svn", ".idea", ".hypothesis",
+}
+MAX_PATH_LEN = 4096
+
+
+class FileState(NamedTuple):
+    """What stat says about a file: enough to know whether its bytes may have changed.
+    (A tuple: built and compared at C speed, once per file per read.)"""
+
+    size: int
+    mtime_ns: int
+    ino: int
+
+
+class Workspace:
+    """A directory limpet serves. Normalizes and checks paths; reads sources."""
+
+    def __init__(self, root: str | os.PathLike[str]) -> None:
+        path = Path(root).expanduser()
+        if not path.is_dir():
+            raise FileNotFound(
+                f"Workspace directory does not exist: {path}", field="workspace", details={"workspace": str(path)}
+            )
+        self.root = path.resolve()
+        self._root_str = str(self.root)
+        self.store_dir = self.root / STORE_DIRNAME
+
+    # -- paths ---------------------------------------------------------------------------
+    def normalize(self, rel: object, field: str = "file") -> str:
+        """Return the canonical workspace-relative POSIX path, or raise INVALID_PATH."""
+        if not isinstance(rel, str) or not rel.strip():
+            raise InvalidPath("A non-empty workspace-relative path is required", field=field)
+        if len(rel) > MAX_PATH_LEN or any(ord(c) < 32 for c in rel):
+            raise InvalidPath("Path contains control characters or is too long", field=field)
+        decoded = unquote(rel)
+        for candidate in {rel, decoded}:
+            self._refuse_shape(candidate, field, original=rel)
+        raw = rel.replace("\\", "/")
+        if os.path.isabs(raw):
+            raw = self._relativize_absolute(raw, field, rel)
+        parts = [p for p in raw.split("/") if p not in ("", ".")]
+        if not parts:
+            raise InvalidPath("Path names the workspace itself, not a file", field=field, details={"path": rel})
+        if parts[0] in PROTECTED_DIRS:
+            raise InvalidPath(f"'{parts[0]}/' is not commentable", field=field, details={"path": rel})
+        return "/".join(parts)
+
+    def _refuse_shape(self, candidate: str, field: str, original: str) -> None:
+        text = candidate.replace("\\", "/")
+        if text.startswith("~"):
+            raise InvalidPath("Home-relative paths (~) are not allowed", field=field, details={"path": original})
+        if any(seg == ".." for seg in text.split("/")):
+            raise InvalidPath("Path escapes the workspace ('..')", field=field, details={"path": original})
+        if "\x00" in text:
+            raise InvalidPath("Path contains a NUL byte", field=field, details={"path": original})
+        if candidate is not original and candidate != original and os.path.isabs(text):
+            raise InvalidPath("Encoded absolute paths are not allowed", field=field, details={"path": original})
+
+    def _relativize_absolute(self, raw: str, field: str, original: str) -> str:
+        # An absolute path inside the workspace is accepted and made relative (clients send them).
+        try:
+            return Path(raw).relative_to(self.root).as_posix()
+        except ValueError:
+            raise InvalidPath(
+                "Absolute path outside the workspace", field=field, details={"path": original}
+            ) from None
+
+    def absolute(self, rel: str, field: str = "file") -> Path:
+        """The real on-disk path of a normalized path; symlinks must stay inside the workspace."""
+        return Path(self._real(rel, field)[0])
+
+    def _real(self, rel: str, field: str) -> tuple[str, os.stat_result | None]:
+        """(real path, its stat when it exists). Walks the components below the (already
+        real) root with lstat; only a path holding a symlink pays for a full realpath."""
+        path, st = self._root_str, None
+        for part in rel.split("/"):
+            path = f"{path}{os.sep}{part}"
+            try:
+                st = os.lstat(path)
+            except FileNotFoundError:
+                return os.path.join(self._root_str, rel), None  # as realpath(strict=False) would
+            except OSError:
+                break
+            if stat.S_ISLNK(st.st_mode):
+                break
+        else:
+            return self._checked(path, rel, field), st
+        try:
+            resolved = os.path.realpath(os.path.join(self._root_str, rel))
+        except (OSError, RuntimeError, ValueError):  # symlink loop
+            raise InvalidPath("Path is a symlink loop", field=field, details={"path": rel}) from None
+        return self._checked(resolved, rel, field), None
+
+    def _checked(self, resolved: str, rel: str, field: str) -> str:
+        root = self._root_str
+        if resolved == root:
+            return resolved
+        if not resolved.startswith(root) or resolved[len(root)] != os.sep:
+            raise InvalidPath("Path resolves outside the workspace (symlink)", field=field, details={"path": rel})
+        top = resolved[len(root) + 1 :].split(os.sep, 1)[0]
+        if top in PROTECTED_DIRS:
+            raise InvalidPath(f"'{top}/' is not commentable", field=field, details={"path": rel})
+        return resolved
+
+    # -- reading -------------------------------------------------------------------------
+    def read(self, rel: str, field: str = "file") -> bytes:
+        """Bytes of a workspace file, or FILE_NOT_FOUND / INVALID_PATH."""
+        path, st = self._real(rel, field)
+        try:
+            st = st or os.stat(path)
+        except FileNotFoundError:
+            raise FileNotFound(f"File not found: {rel}", field=field, details={"filePath": rel}) from None
+        except OSError as exc:
+            raise InvalidPath(f"Cannot access {rel}: {exc.strerror}", field=field, details={"path": rel}) from None
+        if not stat.S_ISREG(st.st_mode):
+            raise InvalidPath(f"Not a regular file: {rel}", field=field, details={"path": rel})
+        try:
+            with open(path, "rb") as fh:
+                return fh.read()
+        except FileNotFoundError:
+            raise FileNotFound(f"File not found: {rel}", field=field, details={"filePath": rel}) from None
+        except OSError as exc:
+            raise InvalidPath(f"Cannot read {rel}: {exc.strerror}", field=field, details={"path": rel}) from None
+
+    def read_or_none(self, rel: str) -> bytes | None:
+        """Bytes of a file that may be gone (reconcile): None instead of FILE_NOT_FOUND."""
+        try:
+            return self.read(rel)
+        except (FileNotFound, InvalidPath):
+            return None
+
+    def state(self, rel: str) -> FileState | None:
+        try:
+            st = os.stat(os.path.join(self._root_str, rel))
+        except OSError:
+            return None
+        if not stat.S_ISREG(st.st_mode):
+            return None
+        return FileState(st.st_size, st.st_mtime_ns, st.st_ino)
+
+    def walk_sources(self, max_bytes: int = 2_000_000) -> dict[str, FileState]:
+        """Every regular file inside the workspace worth indexing (for cross-file moves)."""
+        found: dict[str, FileState] = {}
+        root = str(self.root)
+        for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
+            dirnames[:] = sorted(d for d in dirnames if d not in IGNORED_DIRS and not d.startswith(".limpet"))
+            rel_dir = os.path.relpath(dirpath, root)
+            for name in filenames:
+                rel = name if rel_dir == "." else f"{rel_dir}/{name}".replace(os.sep, "/")
+                try:
+                    st = os.stat(os.path.join(dirpath, name), follow_symlinks=False)
+                except OSError:
+                    continue
+                if stat.S_ISREG(st.st_mode) and st.st_size <= max_bytes:
+                    found[rel] = FileState(st.st_size, st.st_mtime_ns, st.st_ino)
+        return found
