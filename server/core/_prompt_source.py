@@ -4,25 +4,36 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
+from limpet.anchoring import Candidate
 from limpet.model import Thread
 from limpet.prompts import ToolSpec
 from limpet.server.store import STORE_DIRNAME
-
-if TYPE_CHECKING:
-    from limpet.anchoring import Candidate
-    from limpet.server.core._service import Service
 
 __all__ = ["ServicePromptSource"]
 
 OVERRIDES = "prompts"  # .limpet/prompts/NAME.md.j2
 
 
+class _Service(Protocol):
+    """What a prompt uses of the service (its public methods)."""
+
+    root: Path
+    workspace_name: str
+    default_context_lines: int
+
+    def normalize(self, path: str, field: str = ...) -> str: ...
+    def read_source(self, rel: str, field: str = ...) -> bytes: ...
+    def threads(self) -> list[Thread]: ...
+    def training_record(self, thread: Thread, context_lines: int) -> dict[str, Any]: ...
+    def orphan_candidates(self, thread: Thread, k: int, *, sync: bool = ...) -> list[Candidate]: ...
+
+
 class ServicePromptSource:
     """One prompt's view of the workspace; `tools` are the tools the asking door exposes."""
 
-    def __init__(self, service: Service, tools: Mapping[str, ToolSpec]) -> None:
+    def __init__(self, service: _Service, tools: Mapping[str, ToolSpec]) -> None:
         self.service = service
         self.tools = tools
         self._index_synced = False
