@@ -1,6 +1,6 @@
 """Review documents as text: finding `file:line` references and applying present_review modes.
 
-Pure functions (strings in, values out); anchoring and storage live in _review_store.py.
+Pure functions (strings in, values out); anchoring and storage live in _reviews.py.
 A reference is the rustdoc-style link seed 001 asks agents to write: [`src/auth.py:23`][]
 (the backticks are optional, and `file:10-14` names a range).
 """

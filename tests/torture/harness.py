@@ -22,7 +22,7 @@ __all__ = ["RpcServer", "store_snapshot", "TRACEBACK_MARKS", "KNOWN_CODES"]
 
 # What a leaked Python traceback looks like in a text.
 TRACEBACK_MARKS = ("Traceback (most recent call last)", 'File "/', "  File \"")
-# The contract's error codes (anchoring/_errors.py); INTERNAL (a bug) is deliberately absent.
+# The contract's error codes (model/_errors.py); INTERNAL (a bug) is deliberately absent.
 KNOWN_CODES = {"INVALID_ARGUMENT", "INVALID_PATH", "FILE_NOT_FOUND", "THREAD_NOT_FOUND", "INVALID_ANCHOR",
                "PARSE_ERROR", "LOCK_TIMEOUT", "STORE_CORRUPTED", "STORE_TOO_NEW"}
 
