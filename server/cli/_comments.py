@@ -1,4 +1,4 @@
-"""`limpet edit`, `delete`, `move` and `search`: the seed-004 operations, for people.
+"""`limpet edit`, `delete`, `move` and `search`: the paired-comment operations, for people.
 
 Each command runs the same registered operation the MCP tool runs (same validation, same
 errors), so nothing here re-states a rule. The paired tools name the thread's current file

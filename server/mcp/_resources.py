@@ -1,4 +1,4 @@
-"""The comment:// resources of seed 004, export:// links, and live updates for subscribers.
+"""The comment:// resources, export:// links, and live updates for subscribers.
 
     comment://workspace/all                  every thread, grouped by file
     comment://workspace/{+filePath}.comments one file's threads (template; filePath may hold '/')

@@ -1,4 +1,4 @@
-"""comment:// resource documents: URIs parsed and validated like paths, JSON as seed 004 shows.
+"""comment:// resource documents: URIs parsed and validated like paths, JSON as paired-comment clients read it.
 
 A URI names a `View` (all, orphaned, ai-enriched, one tag, one file); `view_threads` gives
 its threads and `render` its document, so reading and change detection share one definition.

@@ -1,6 +1,7 @@
-"""Seed 000's tools (plan-feedback): get_feedback, resolve_feedback, get_feedback_summary.
+"""Plan-feedback tools: get_feedback, resolve_feedback, get_feedback_summary.
 
-They keep the seed's documented shapes. Per the contract they show OPEN threads only, and
+They keep the shapes their clients document (a bare array of feedback, `{"resolved": false,
+"error": "Thread not found"}`). Per the contract they show OPEN threads only, and
 resolve_feedback resolves (it never deletes: exports still need the history).
 """
 
@@ -58,8 +59,8 @@ class SummaryResult(BaseModel):
     orphanedCount: int
 
 
-def _seed_store_errors(fn: Callable[[], T]) -> T:
-    """Report store trouble in the words seed 000 documents (codes stay the contract's)."""
+def _in_feedback_words(fn: Callable[[], T]) -> T:
+    """Report store trouble in the words feedback clients know (codes stay the contract's)."""
     try:
         return fn()
     except StoreCorrupted as exc:
@@ -70,8 +71,8 @@ def _seed_store_errors(fn: Callable[[], T]) -> T:
                                     "the first comment)") from None
 
 
-def _seed_error_text(exc: LimpetError) -> str:
-    """Seed 000's error text: {"error": "Description"} (structuredContent keeps the contract's
+def _feedback_error_text(exc: LimpetError) -> str:
+    """The feedback tools' error text: {"error": "Description"} (structuredContent keeps the contract's
     error object with code, field and details)."""
     message = exc.message.removeprefix(f"{exc.field}: ") if exc.field else exc.message
     return orjson.dumps({"error": message}).decode()
@@ -92,18 +93,18 @@ def _feedback(t: Thread) -> dict[str, Any]:
 
 @operation(group="feedback", args=GetFeedbackArgs, result=FeedbackResult, read_only=True, idempotent=True,
            title="Get feedback", structured=lambda items: {"feedback": items},
-           text=lambda items: orjson.dumps(items).decode(), error_text=_seed_error_text)
+           text=lambda items: orjson.dumps(items).decode(), error_text=_feedback_error_text)
 def get_feedback(svc: Service, a: GetFeedbackArgs) -> list[dict[str, Any]]:
     """Query open feedback threads for the workspace or one file: ordered by file path then
     line; each with its range, selected text, an `orphaned` flag (its code was deleted) and its
     comments. Returns a JSON array ([] when there is none)."""
     flt = ThreadFilter(status="open", file=svc.normalize(a.filePath, "filePath") if a.filePath else None)
-    return _seed_store_errors(lambda: [_feedback(t) for t in svc.threads(flt)])
+    return _in_feedback_words(lambda: [_feedback(t) for t in svc.threads(flt)])
 
 
 @operation(group="feedback", args=ResolveFeedbackArgs, result=ResolveFeedbackResult, idempotent=True,
            renames={"thread_id": "threadId"},
-           title="Resolve feedback", error_text=_seed_error_text)
+           title="Resolve feedback", error_text=_feedback_error_text)
 def resolve_feedback(svc: Service, a: ResolveFeedbackArgs) -> dict[str, Any]:
     """Mark a feedback thread as addressed: it is resolved (kept in the history, gone from
     get_feedback and the summary). Returns {"resolved": true, "threadId"}; an unknown or
@@ -118,15 +119,15 @@ def resolve_feedback(svc: Service, a: ResolveFeedbackArgs) -> dict[str, Any]:
         svc.resolve(a.threadId, decider="agent")
         return {"resolved": True, "threadId": a.threadId}
 
-    return _seed_store_errors(resolve)
+    return _in_feedback_words(resolve)
 
 
 @operation(group="feedback", args=SummaryArgs, result=SummaryResult, read_only=True, idempotent=True,
-           title="Feedback summary", error_text=_seed_error_text)
+           title="Feedback summary", error_text=_feedback_error_text)
 def get_feedback_summary(svc: Service, a: SummaryArgs) -> dict[str, Any]:
     """Workspace-wide overview of open feedback: totals, files sorted by thread count
     (descending), and how many threads are orphaned. All zeros when there is none."""
-    threads = _seed_store_errors(lambda: svc.threads(OPEN))
+    threads = _in_feedback_words(lambda: svc.threads(OPEN))
     per_file = Counter(t.anchor.file for t in threads)
     files = sorted(per_file.items(), key=lambda kv: (-kv[1], kv[0]))
     return {

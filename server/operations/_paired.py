@@ -1,8 +1,9 @@
-"""Seed 004's tools (paired-comments): add_comment, edit_comment, delete_comment,
+"""Paired-comment tools: add_comment, edit_comment, delete_comment,
 search_comments, get_file_comments, move_comment, export_comments.
 
-Argument names and bounds are the seed's; results carry the contract's thread JSON plus
-what the seed shows (ids, anchored symbol, counts). Business rules live in the service.
+Argument names and bounds are those paired-comment clients use (filePath, commentId, line);
+results carry the contract's thread JSON plus the ids, anchored symbol and counts those
+clients read. Business rules live in the service.
 """
 
 from __future__ import annotations

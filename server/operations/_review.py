@@ -1,4 +1,5 @@
-"""Seed 001's review tools: present_review and get_selection."""
+"""Review tools: present_review (the current review, with anchored `file:line` references) and
+get_selection (what is selected in the web page)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Seed 002's thread tools: comment_add, comment_list, comment_show, comment_reply,
+"""Thread tools: comment_add, comment_list, comment_show, comment_reply,
 comment_resolve, comment_reopen, comment_reconcile."""
 
 from __future__ import annotations
