@@ -17,6 +17,7 @@ from pydantic import BaseModel, Field
 from limpet.model import LimpetError, StoreCorrupted, StoreError, Thread, ThreadNotFound
 from limpet.server.core import Service, ThreadFilter
 from limpet.server.operations._fields import Args, ThreadId
+from limpet.server.operations._paging import Cursor, PageLimit, page_of
 from limpet.server.operations._registry import operation
 
 T = TypeVar("T")
@@ -26,6 +27,8 @@ OPEN = ThreadFilter(status="open")
 class GetFeedbackArgs(Args):
     filePath: str | None = Field(None, max_length=4096, description="Workspace-relative file path to filter by. "
                                                                     "If omitted, returns all feedback.")
+    cursor: str | None = Cursor
+    limit: int = PageLimit(500)
 
 
 class ResolveFeedbackArgs(Args):
@@ -38,6 +41,7 @@ class SummaryArgs(Args):
 
 class FeedbackResult(BaseModel):
     feedback: list[dict[str, Any]]
+    nextCursor: str | None = Field(description="Pass as `cursor` for the next page; null on the last page")
 
 
 class ResolveFeedbackResult(BaseModel):
@@ -92,14 +96,16 @@ def _feedback(t: Thread) -> dict[str, Any]:
 
 
 @operation(group="feedback", args=GetFeedbackArgs, result=FeedbackResult, read_only=True, idempotent=True,
-           title="Get feedback", structured=lambda items: {"feedback": items},
-           text=lambda items: orjson.dumps(items).decode(), error_text=_feedback_error_text)
-def get_feedback(svc: Service, a: GetFeedbackArgs) -> list[dict[str, Any]]:
+           title="Get feedback", text=lambda result: orjson.dumps(result["feedback"]).decode(),
+           error_text=_feedback_error_text)
+def get_feedback(svc: Service, a: GetFeedbackArgs) -> dict[str, Any]:
     """Query open feedback threads for the workspace or one file: ordered by file path then
     line; each with its range, selected text, an `orphaned` flag (its code was deleted) and its
-    comments. Returns a JSON array ([] when there is none)."""
+    comments. The text result is a JSON array ([] when there is none) of at most `limit`
+    threads (default 500); structuredContent also carries nextCursor for the next page."""
     flt = ThreadFilter(status="open", file=svc.normalize(a.filePath, "filePath") if a.filePath else None)
-    return _in_feedback_words(lambda: [_feedback(t) for t in svc.threads(flt)])
+    page, cursor = page_of(_in_feedback_words(lambda: svc.threads(flt)), a.cursor, a.limit)
+    return {"feedback": [_feedback(t) for t in page], "nextCursor": cursor}
 
 
 @operation(group="feedback", args=ResolveFeedbackArgs, result=ResolveFeedbackResult, idempotent=True,

@@ -126,4 +126,6 @@ class ThreadResult(BaseModel):
 
 class ThreadListResult(BaseModel):
     threads: list[ThreadOut]
-    count: int
+    count: int = Field(description="Threads on this page")
+    total: int = Field(description="Threads matching the filters, on every page")
+    nextCursor: str | None = Field(description="Pass as `cursor` for the next page; null on the last page")

@@ -18,6 +18,7 @@ from limpet.exporters import ExportFormat
 from limpet.model import Thread
 from limpet.server.core import Service, ThreadFilter, format_time, search_threads
 from limpet.server.operations._fields import Args, Body, FilePath, TagName, ThreadId, ThreadOut
+from limpet.server.operations._paging import MAX_PAGE, Cursor, PageLimit, after, next_cursor, page_of
 from limpet.server.operations._registry import operation
 
 Line = Annotated[int, Field(ge=1, le=10_000_000, description="Line number (1-indexed)")]
@@ -86,12 +87,15 @@ class SearchCommentsArgs(Args):
     query: str = Field(min_length=1, max_length=1000, description="Regular expression, matched case-insensitively "
                                                                    "against every comment of a thread")
     filters: SearchFilters = Field(default_factory=SearchFilters, description="Optional filters to narrow results")
-    limit: int = Field(100, ge=1, le=1000, description="Max results to return")
+    limit: int = Field(100, ge=1, le=MAX_PAGE, description="Max results to return")
+    cursor: str | None = Cursor
 
 
 class GetFileCommentsArgs(Args):
     filePath: FilePath
     includeOrphaned: bool = Field(True, description="Include orphaned comments (anchors no longer exist)")
+    cursor: str | None = Cursor
+    limit: int = PageLimit(500)
 
 
 class MoveCommentArgs(Args):
@@ -123,7 +127,9 @@ class CommentResult(BaseModel):
 class SearchResult(BaseModel):
     results: list[ThreadOut]
     totalResults: int = Field(description="How many results are returned")
-    hasMore: bool = Field(description="More threads match than `limit`: narrow the query or raise the limit")
+    hasMore: bool = Field(description="More threads match than `limit`: narrow the query, raise the limit or "
+                                      "pass nextCursor as `cursor`")
+    nextCursor: str | None = Field(description="Pass as `cursor` for the next page; null on the last page")
     query: str
     filters: dict[str, Any]
 
@@ -131,9 +137,10 @@ class SearchResult(BaseModel):
 class FileCommentsResult(BaseModel):
     filePath: str
     comments: list[ThreadOut]
-    commentCount: int
+    commentCount: int = Field(description="Threads of the file (with includeOrphaned's choice), on every page")
     orphanedCount: int
     summary: dict[str, int]
+    nextCursor: str | None = Field(description="Pass as `cursor` for the next page; null on the last page")
 
 
 class MoveResult(CommentResult):
@@ -196,8 +203,8 @@ def search_comments(svc: Service, a: SearchCommentsArgs) -> dict:
     """Search comments by regular expression (case-insensitive, over every comment of a
     thread) with optional filters: tag, author, filePath (path or glob), hasAIMetadata,
     dateRange {start, end}. Returns at most `limit` threads (default 100, max 1000) ordered
-    by file and line; hasMore tells whether more match. An invalid or too slow pattern is an
-    INVALID_ARGUMENT on `query`."""
+    by file and line; hasMore tells whether more match, and nextCursor (as `cursor`) gets
+    them. An invalid or too slow pattern is an INVALID_ARGUMENT on `query`."""
     f, rng = a.filters, a.filters.dateRange
     # Globs are checked like paths too (they keep their wildcards): "../*" is refused, not just empty.
     path = svc.normalize(f.filePath, "filters.filePath") if f.filePath else f.filePath
@@ -205,17 +212,19 @@ def search_comments(svc: Service, a: SearchCommentsArgs) -> dict:
                        since=rng.start, until=rng.end)
     # Filter first, then the regex; every match (it is text: positions do not decide it), so
     # only the files of the matches need to be current.
-    matches = svc.matching(flt, lambda threads: search_threads(threads, a.query, len(threads))[0])
+    matches = svc.matching(flt, lambda threads: search_threads(after(threads, a.cursor), a.query, a.limit + 1)[0])
     found, more = matches[: a.limit], len(matches) > a.limit
     return {"results": [t.to_wire() for t in found], "totalResults": len(found), "hasMore": more,
+            "nextCursor": next_cursor(found) if more else None,
             "query": a.query, "filters": f.model_dump(exclude_none=True, exclude_defaults=True)}
 
 
 @operation(group="paired", args=GetFileCommentsArgs, result=FileCommentsResult, read_only=True, idempotent=True,
            title="Get a file's comments")
 def get_file_comments(svc: Service, a: GetFileCommentsArgs) -> dict:
-    """Retrieve all comment threads of one file, ordered by line, with counts per tag and the
-    number of orphaned threads (whose code is gone). includeOrphaned (default true)."""
+    """Retrieve the comment threads of one file, ordered by line, with counts per tag and the
+    number of orphaned threads (whose code is gone). includeOrphaned (default true). At most
+    `limit` threads per call (default 500); pass nextCursor as `cursor` for the rest."""
     rel = svc.normalize(a.filePath, "filePath")
     threads = svc.threads(ThreadFilter(file=rel))
     if not threads:  # a deleted file keeps its (orphaned) threads listable; otherwise say so
@@ -224,8 +233,9 @@ def get_file_comments(svc: Service, a: GetFileCommentsArgs) -> dict:
     if not a.includeOrphaned:
         threads = [t for t in threads if t.health != "orphaned"]
     tags = Counter(t.tag for t in threads)
-    return {"filePath": rel, "comments": [t.to_wire() for t in threads], "commentCount": len(threads),
-            "orphanedCount": orphaned, "summary": dict(sorted(tags.items()))}
+    page, cursor = page_of(threads, a.cursor, a.limit)
+    return {"filePath": rel, "comments": [t.to_wire() for t in page], "commentCount": len(threads),
+            "orphanedCount": orphaned, "summary": dict(sorted(tags.items())), "nextCursor": cursor}
 
 
 @operation(group="paired", args=MoveCommentArgs, result=MoveResult, title="Move a comment", renames=_MOVE_NAMES)

@@ -22,6 +22,7 @@ from limpet.server.operations._fields import (
     ThreadOut,
     ThreadResult,
 )
+from limpet.server.operations._paging import Cursor, PageLimit, page_of
 from limpet.server.operations._registry import operation
 
 Line = Annotated[int, Field(ge=1, le=10_000_000, description="1-based line number (inclusive)")]
@@ -43,6 +44,8 @@ class CommentListArgs(Args):
     health: HealthName | None = None
     author: str | None = Field(None, max_length=200)
     tag: TagName | None = None
+    cursor: str | None = Cursor
+    limit: int = PageLimit(200)
 
 
 class CommentShowArgs(Args):
@@ -97,11 +100,14 @@ def comment_add(svc: Service, a: CommentAddArgs) -> dict:
 def comment_list(svc: Service, a: CommentListArgs) -> dict:
     """List threads, ordered by file then line, optionally filtered by file (path or glob),
     status (open/resolved/wontfix), health (anchored/drifted/orphaned), author or tag.
-    Positions are current: stale files are re-anchored first. Returns {"threads": [...]}."""
+    Positions are current: stale files are re-anchored first. Returns {"threads": [...],
+    "count", "total", "nextCursor"}: at most `limit` threads (default 200); pass nextCursor as
+    `cursor` for the next page."""
     flt = ThreadFilter(file=svc.normalize(a.file) if a.file else a.file,  # globs are checked like paths
                        status=a.status, health=a.health, author=a.author, tag=a.tag)
     threads = svc.threads(flt)
-    return {"threads": [t.to_wire() for t in threads], "count": len(threads)}
+    page, cursor = page_of(threads, a.cursor, a.limit)
+    return {"threads": [t.to_wire() for t in page], "count": len(page), "total": len(threads), "nextCursor": cursor}
 
 
 @operation(group="threads", args=CommentShowArgs, result=ThreadResult, read_only=True, idempotent=True,

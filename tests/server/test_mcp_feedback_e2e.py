@@ -15,7 +15,7 @@ async def test_summary_is_all_zeros_when_empty(workspace):
         _, data, text = await call(s, "get_feedback_summary", {})
         _, feedback, ftext = await call(s, "get_feedback", {})
     assert data == {"totalThreads": 0, "totalComments": 0, "fileCount": 0, "files": [], "orphanedCount": 0} == text
-    assert ftext == [] and feedback == {"feedback": []}
+    assert ftext == [] and feedback == {"feedback": [], "nextCursor": None}
 
 
 async def test_feedback_shapes_order_and_resolution(workspace):

@@ -1,0 +1,72 @@
+"""Cursor pagination for every listing tool: the same arguments, the same cursor, one rule.
+
+Listings are ordered by (file, line, id). A cursor names the last thread a page returned by
+that key (opaque to clients: base64url of it), so the next page starts right after it even
+when threads were added or deleted in between. A thread that moves across the cursor
+between two calls (re-anchoring) may be seen twice or not at all; a client that needs an
+exact snapshot asks for a bigger page.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from bisect import bisect_right
+from collections.abc import Sequence
+from typing import Any
+
+import orjson
+from pydantic import Field
+
+from limpet.model import InvalidArgument, Thread
+
+__all__ = ["MAX_PAGE", "Cursor", "PageLimit", "after", "next_cursor", "page_of"]
+
+MAX_PAGE = 1000
+
+Cursor = Field(None, max_length=8192, description="Continue after the page that returned this nextCursor "
+                                                  "(omit for the first page)")
+
+
+def PageLimit(default: int) -> Any:  # noqa: N802 (a Field factory, named like the field it makes)
+    return Field(default, ge=1, le=MAX_PAGE, description=f"Threads per page (default {default}, at most {MAX_PAGE})")
+
+
+def _key(t: Thread) -> tuple[str, int, str]:
+    return (t.anchor.file, t.anchor.line_start, t.id)
+
+
+def _encode(key: tuple[str, int, str]) -> str:
+    return base64.urlsafe_b64encode(orjson.dumps(list(key))).decode().rstrip("=")
+
+
+def _decode(cursor: str) -> tuple[str, int, str]:
+    try:
+        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
+        file, line, thread_id = orjson.loads(raw)
+        if isinstance(file, str) and isinstance(line, int) and isinstance(thread_id, str):
+            return (file, line, thread_id)
+    except (binascii.Error, ValueError, TypeError):
+        pass
+    raise InvalidArgument("Invalid cursor: pass the nextCursor a previous page returned", field="cursor")
+
+
+def _start(threads: Sequence[Thread], cursor: str | None) -> int:
+    """Index of the first thread after the one `cursor` names (`threads` in listing order)."""
+    return bisect_right(threads, _decode(cursor), key=_key) if cursor else 0
+
+
+def after(threads: Sequence[Thread], cursor: str | None) -> Sequence[Thread]:
+    """The threads after the one `cursor` names (all of them without a cursor)."""
+    return threads[_start(threads, cursor):] if cursor else threads
+
+
+def page_of(threads: Sequence[Thread], cursor: str | None, limit: int) -> tuple[list[Thread], str | None]:
+    """(the page after `cursor`, the cursor of the next page or None)."""
+    start = _start(threads, cursor)
+    page = list(threads[start:start + limit])
+    return page, next_cursor(page) if start + limit < len(threads) else None
+
+
+def next_cursor(page: Sequence[Thread]) -> str | None:
+    return _encode(_key(page[-1])) if page else None
