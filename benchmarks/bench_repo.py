@@ -1,0 +1,107 @@
+"""Real-repository cost: fresh-process CLI commands on big git checkouts vs `git status`.
+
+A git repository of N generated Python files (6,000 and 20,000) with 100 threads on 100
+files, 10 of those files then deleted (10 orphans), everything committed. Each command is a
+new process, as a person or script runs it: `limpet list`, `limpet show ID`, `limpet add
+FILE:LINE`, interleaved with `git status` on the same tree (the reference: what the
+repository itself costs to look at). Peak RSS is each process's own (wait4).
+
+    .venv/bin/python -m benchmarks --only repo
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from ._common import Row, median, python_source
+
+SIZES = (6_000, 20_000)
+THREADS, ORPHANS, REPS = 100, 10, 5
+TARGET = 10.0  # the issue's "now" target; ≤ 3× is the aim
+
+
+def _git(root: Path, *args: str) -> None:
+    subprocess.run(["git", *args], cwd=root, check=True, capture_output=True,
+                   env={**os.environ, "GIT_AUTHOR_NAME": "b", "GIT_AUTHOR_EMAIL": "b@x", "GIT_COMMITTER_NAME": "b",
+                        "GIT_COMMITTER_EMAIL": "b@x"})
+
+
+def build(root: Path, files: int) -> list[str]:
+    """The repository; returns the ids of the 90 threads that still have their file."""
+    from limpet.server.core import Service
+
+    for i in range(files):
+        path = root / "src" / f"pkg{i // 100}" / f"mod_{i}.py"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(python_source(i, 4))
+    step = files // THREADS
+    specs = [{"file": f"src/pkg{(i * step) // 100}/mod_{i * step}.py", "line_start": 5, "line_end": 10,
+              "body": f"Check the limit handling in module {i * step}", "tag": "TODO"} for i in range(THREADS)]
+    threads = Service(root).add_many(specs)
+    _git(root, "init", "-q")
+    _git(root, "add", "-A")
+    _git(root, "commit", "-qm", "sources and threads")
+    for t in threads[:ORPHANS]:
+        (root / t.anchor.file).unlink()
+    _git(root, "commit", "-qam", "delete ten files with threads")
+    return [t.id for t in threads[ORPHANS:]]
+
+
+def timed(argv: list[str], cwd: Path) -> tuple[float, int]:
+    """(wall ms, peak RSS in MB) of one fresh process."""
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(argv, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(proc.pid, 0)
+    elapsed = (time.perf_counter() - t0) * 1000
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode != 0:
+        raise RuntimeError(f"{argv} exited with {proc.returncode}")
+    return elapsed, usage.ru_maxrss // 1024
+
+
+def _limpet() -> list[str]:
+    exe = Path(sys.executable).with_name("limpet")
+    return [str(exe)] if exe.exists() else [sys.executable, "-m", "limpet.server"]
+
+
+def measure(files: int) -> list[Row]:
+    limpet = _limpet()
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp) / "repo"
+        ids = build(root, files)
+        target = next(p for p in sorted((root / "src").rglob("*.py")))
+        rel = target.relative_to(root).as_posix()
+        commands = {"list": [*limpet, "list"], "show": [*limpet, "show", ids[0]],
+                    "add": [*limpet, "add", f"{rel}:5", "benchmark note"]}
+        timed([*limpet, "list"], root)  # the first read after the deletions settles the orphans
+        ours: dict[str, list[tuple[float, int]]] = {name: [] for name in commands}
+        git: list[float] = []
+        for _ in range(REPS):  # interleaved: machine noise hits both alike
+            for name, argv in commands.items():
+                git.append(timed(["git", "status", "--porcelain"], root)[0])
+                ours[name].append(timed(argv, root))
+        shutil.rmtree(root, ignore_errors=True)
+    ref = median(git)
+    rows = []
+    for name, runs in ours.items():
+        ms = median([r[0] for r in runs])
+        rss = max(r[1] for r in runs)
+        rows.append(Row(f"fresh `limpet {name}`, {files:,} files, {THREADS} threads, {ORPHANS} orphans",
+                        f"{ms:.0f} ms, peak RSS {rss} MB", f"`git status` {ref:.0f} ms", ms / ref,
+                        f"≤ {TARGET:g}× (aim 3×)", ms / ref <= TARGET))
+    return rows
+
+
+def main() -> list[Row]:
+    return [row for files in SIZES for row in measure(files)]
+
+
+if __name__ == "__main__":
+    for r in main():
+        print(r.markdown())
