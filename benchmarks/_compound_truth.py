@@ -100,6 +100,9 @@ class CompoundPair(Pair):
             if not scored or scored[0][0] < COMPOUND_MIN:
                 continue
             sim, p, t = scored[0]
+            copies = sum(text.count(s.text) for text in self.after_texts)
+            if copies > (1 if t.text == s.text else 0):
+                continue  # the old text survives verbatim elsewhere: that copy is a successor too
             if any(sim - o[0] < MARGIN for o in scored[1:] if not (o[1] == p and (o[2].encloses(t)
                                                                               or t.encloses(o[2])))):
                 continue
