@@ -46,6 +46,7 @@ from limpet.anchoring._steps_local import (
     symbol_step,
 )
 from limpet.anchoring._steps_moved import moved_step
+from limpet.anchoring._steps_successor import successor_step
 from limpet.anchoring._text import content_hash
 from limpet.model import Anchor
 
@@ -77,13 +78,17 @@ def reanchor(anchor: Anchor, source: bytes | None, index: WorkspaceIndex | None 
 def find(anchor: Anchor, source: bytes | None, index: WorkspaceIndex | None) -> Hit | None:
     """Run the cascade; None means orphaned. Exact evidence is tried before similarity."""
     if source is None:
-        return moved_step(anchor, index, exact_only=True) or moved_step(anchor, index)
+        return (moved_step(anchor, index, exact_only=True) or moved_step(anchor, index)
+                or successor_step(anchor, None, index))
     view = file_view(anchor.file, source, source_hash(source), previous=anchor.content_hash)
     hit = shifted_step(anchor, view) or exact_step(anchor, view)
     if hit is not None:
         return follow_symbol_extent(anchor, hit)
     hit, sim, symbol_exists = symbol_step(anchor, view)
     if hit is not None:
+        if hit.weak and anchor.position == "symbol":  # a namesake declared otherwise: did the code move?
+            return (moved_step(anchor, index, exact_only=True) or moved_step(anchor, index)
+                    or successor_step(anchor, None, index) or hit)
         if sim < WEAK_SYMBOL_MATCH and anchor.position == "symbol":
             moved = moved_step(anchor, index, exact_only=True)
             if moved is not None:
@@ -94,6 +99,7 @@ def find(anchor: Anchor, source: bytes | None, index: WorkspaceIndex | None) -> 
         lambda: moved_step(anchor, index, exact_only=True),
         lambda: None if symbol_exists else renamed_step(anchor, view),
         lambda: moved_step(anchor, index),
+        lambda: successor_step(anchor, None if symbol_exists else view, index),
         lambda: fuzzy_step(anchor, view),
     )
     for step in steps:
