@@ -79,38 +79,48 @@ def successor_step(anchor: Anchor, view: FileView | None, index: WorkspaceIndex 
 
 
 class _Old:
-    """The anchor's symbol as the scoring compares it (name and enclosing type blinded)."""
+    """The anchor's symbol as the scoring compares it: both sides' names and enclosing types'
+    names are blinded in both texts (a rename of either costs nothing, and a string that
+    mentions the new name is not held against it)."""
 
     def __init__(self, anchor: Anchor) -> None:
         self.name = anchor.symbol_name or ""
         parent = parent_of(anchor.symbol or "", self.name)
         self.parent = parent.rsplit(".", 1)[-1] if parent else ""
-        self.text = _blinded(anchor.selected_text, self.name, self.parent)
+        self.source = anchor.selected_text
         self.signature = signature(anchor.selected_text, self.name)
-        self.rows = {r for r in (row.strip() for row in self.text.split("\n")) if len(r) >= TELLING_ROW_CHARS}
         self.body_min = BODY_MIN_SMALL if anchor.symbol_tokens < SMALL_TOKENS else BODY_MIN
+        self._texts: dict[tuple[str, ...], tuple[str, set[str]]] = {}
 
     def body_similarity(self, sv: SymbolView) -> float:
-        return similarity(self.text, self._blinded(sv))
+        old, _ = self._old_text(sv)
+        return similarity(old, _blinded(sv.text, self._names(sv)))
 
     def most_rows_kept(self, sv: SymbolView) -> bool:
         """Do most of the old symbol's telling rows (long ones, names blinded) survive verbatim in `sv`?"""
-        if not self.rows:
+        _, rows = self._old_text(sv)
+        if not rows:
             return False
-        kept = {r.strip() for r in self._blinded(sv).split("\n")}
-        return 2 * sum(1 for r in self.rows if r in kept) > len(self.rows)
+        kept = {r.strip() for r in _blinded(sv.text, self._names(sv)).split("\n")}
+        return 2 * sum(1 for r in rows if r in kept) > len(rows)
 
-    def _blinded(self, sv: SymbolView) -> str:
-        key = ("successor-blinded", sv.index)
-        if key not in sv._memo:
-            parent = sv.parent_name.rsplit(".", 1)[-1] if sv.parent_name else ""
-            sv._memo[key] = _blinded(sv.text, sv.name, parent)
-        return sv._memo[key]
+    def _names(self, sv: SymbolView) -> tuple[str, ...]:
+        parent = sv.parent_name.rsplit(".", 1)[-1] if sv.parent_name else ""
+        return tuple(sorted({n for n in (self.name, sv.name, self.parent, parent) if n}, key=lambda n: (-len(n), n)))
+
+    def _old_text(self, sv: SymbolView) -> tuple[str, set[str]]:
+        names = self._names(sv)
+        if names not in self._texts:
+            text = _blinded(self.source, names)
+            rows = {r for r in (row.strip() for row in text.split("\n")) if len(r) >= TELLING_ROW_CHARS}
+            self._texts[names] = (text, rows)
+        return self._texts[names]
 
 
-def _blinded(text: str, name: str, parent: str) -> str:
-    text = replace_identifier(text, name, BLIND)
-    return replace_identifier(text, parent, BLIND + BLIND) if parent and parent != name else text
+def _blinded(text: str, names: tuple[str, ...]) -> str:
+    for name in names:  # longest first: a name inside a longer one is not cut out of it
+        text = replace_identifier(text, name, BLIND)
+    return text
 
 
 def _candidates(anchor: Anchor, view: FileView | None, index: WorkspaceIndex | None):

@@ -64,7 +64,7 @@ PACKAGES: tuple[Package, ...] = (
             ("include",), (".h",), wheel=True, h_language="cpp"),
     Package("pypi", "greenlet", "cpp", _v("1.1.3 2.0.2 3.0.3 3.1.1 3.2.4 3.3.2 3.4.0 3.5.6"), ("src",),
             (".c", ".cpp", ".hpp", ".h"), h_language="cpp"),
-    Package("pypi", "kiwisolver", "cpp", _v("1.2.0 1.3.2 1.4.0 1.4.4 1.4.5 1.4.7 1.4.9 1.5.1"), ("kiwi", "py", "src"),
+    Package("pypi", "kiwisolver", "cpp", _v("1.2.0 1.3.2 1.4.4 1.4.5 1.4.7 1.4.9 1.5.1"), ("kiwi", "py", "src"),
             (".cpp", ".h"), h_language="cpp"),
     Package("pypi", "ujson", "c", _v("4.3.0 5.0.0 5.2.0 5.4.0 5.6.0 5.8.0 5.10.0 5.12.1 6.0.0 6.1.0"),
             ("src", "lib", "python"), (".c", ".h"), h_language="c"),
