@@ -10,14 +10,20 @@ candidate with a margin over the runner-up):
     exact      the anchored lines (whitespace-blind) occur in the file; a
                whole-symbol anchor then takes its symbol's current extent
     symbol     the same qualified symbol; whole-symbol anchors take its new
-               range, line anchors are located inside it (a name shared by
-               several symbols needs content evidence)
+               range, line anchors are located inside it, or take the whole
+               symbol (drifted) when their lines are gone from it; a name
+               shared by several symbols (overloads) is decided by the
+               signature, else by content, and then yields to a copy elsewhere
     renamed    same scope and kind under a new name, identical but for the name
     moved      the symbol identical (or identical but for its name) in another
                workspace file, or a substantial quote found there verbatim
     renamed    ... then by name-blind similarity, or the same name under a
                renamed scope (stricter for small symbols)
     moved      ... then by fingerprint + similarity (stricter still)
+    successor  several changes at once (renamed and edited, moved to another
+               class or changed file with edits, enclosing type renamed): a
+               combined score of body, signature, name and place, over symbols
+               that were not there before; a unique best with a wide lead
     fuzzy      similar text in the same file (long quotes or matching context;
                never onto a declaration the symbol steps turned down)
     orphaned   nothing convincing: the thread keeps its last anchor

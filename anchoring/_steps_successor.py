@@ -27,7 +27,7 @@ from __future__ import annotations
 from rapidfuzz.distance import Indel
 
 from limpet.anchoring._fileview import FileView, SymbolView
-from limpet.anchoring._fingerprint import in_name_filter, similarity
+from limpet.anchoring._fingerprint import in_name_filter, similarity, sketch_similarity
 from limpet.anchoring._index import WorkspaceIndex
 from limpet.anchoring._mapping import kinds_compatible, map_into_symbol
 from limpet.anchoring._signature import signature
@@ -56,8 +56,10 @@ def successor_step(anchor: Anchor, view: FileView | None, index: WorkspaceIndex 
     scored = []
     for path, cand_view, sv in _candidates(anchor, view, index):
         body = old.body_similarity(sv)
-        if body < old.body_min or (body < BODY_ALONE and not old.most_rows_kept(sv)):
+        if body < old.body_min:
             continue
+        if index is not None and index.existed_before(path, sv.qualified_name):
+            continue  # (asked last: the previous version's symbols may cost a parse)
         place = _place(anchor, cand_view, sv) if path == anchor.file else 0.0
         score = (BODY * body + SIGNATURE * _likeness(old.signature, signature(sv.text, sv.name))
                  + NAME * _likeness(anchor.symbol_name, sv.name) + PLACE * place)
@@ -66,7 +68,9 @@ def successor_step(anchor: Anchor, view: FileView | None, index: WorkspaceIndex 
         return None
     scored.sort(key=lambda t: (-t[0], t[2], t[4].first))
     score, body, path, cand_view, best = scored[0]
-    for other in scored[1:]:
+    if body < BODY_ALONE and not old.most_rows_kept(best):
+        return None  # rewritten: the old code's telling rows are gone
+    for other in scored[1:]:  # every alike candidate is a rival, accepted or not
         if other[2] == path and _encloses(other[4], best):
             continue  # an enclosing symbol shares the successor's text: no rival
         if score - other[0] < MARGIN:
@@ -127,16 +131,14 @@ def _candidates(anchor: Anchor, view: FileView | None, index: WorkspaceIndex | N
     """(path, view, symbol) worth scoring in full: own file first, then files changed with it."""
     if view is not None:
         for sv in _own_candidates(anchor, view):
-            if index is None or not index.existed_before(anchor.file, sv.qualified_name):
-                yield anchor.file, view, sv
+            yield anchor.file, view, sv
     if index is None or not anchor.fingerprint:
         return
     paths = [p for p in index.scope(False) if p != anchor.file]
     if not paths:
         return
     for path, sv, _shared in index.similar_symbols(anchor.fingerprint, paths, min_shared=2)[:OTHER_CANDIDATES]:
-        if (kinds_compatible(anchor.symbol_kind, sv.kind) and sv.qualified_name != anchor.symbol
-                and not index.existed_before(path, sv.qualified_name)):
+        if kinds_compatible(anchor.symbol_kind, sv.kind) and sv.qualified_name != anchor.symbol:
             yield path, index.view(path), sv
 
 
@@ -147,8 +149,6 @@ def _own_candidates(anchor: Anchor, view: FileView) -> list[SymbolView]:
             and not (sv.parent_name == parent and in_name_filter(anchor.sibling_names, sv.name))]
     if len(pool) <= OWN_CANDIDATES:
         return pool
-    from limpet.anchoring._fingerprint import sketch_similarity
-
     old_row = (anchor.symbol_start or anchor.line_start) - 1
     by_sketch = sorted(pool, key=lambda sv: (-sketch_similarity(anchor.fingerprint, sv.sketch), sv.index))
     by_place = sorted(pool, key=lambda sv: (abs(sv.first - old_row), sv.index))

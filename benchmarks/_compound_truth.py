@@ -33,7 +33,9 @@ Pure cases (identical moves, pure renames) are left to the held-out categories.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
+from functools import lru_cache
 
 from rapidfuzz.distance import Indel
 
@@ -47,6 +49,21 @@ LINE_GONE_MAX = 0.4
 FUNCS = {"function", "method"}
 COMPOUND = ["renamed_edited", "container_renamed", "moved_class", "moved_edited", "moved_renamed",
             "file_renamed_edited", "overload", "line_gone"]
+
+
+IDENT = re.compile(r"[A-Za-z_$][\w$]*")
+IDENT_OVERLAP_MIN = 0.3  # cheaper than difflib: a successor shares most of its identifiers
+
+
+@lru_cache(maxsize=65536)
+def _idents(text: str) -> frozenset[str]:
+    return frozenset(IDENT.findall(text))
+
+
+def _ident_overlap(s: Symbol, t: Symbol) -> float:
+    a = _idents(s.text) - {s.name, parent_qname(s).rsplit(".", 1)[-1]}
+    b = _idents(t.text) - {t.name, parent_qname(t).rsplit(".", 1)[-1]}
+    return len(a & b) / len(a | b) if a or b else 1.0
 
 
 def parent_qname(s: Symbol) -> str:
@@ -91,7 +108,8 @@ class CompoundPair(Pair):
                 continue
             scored = []
             for p, t in self.after_sized:
-                if _family(t.kind) == _family(s.kind) and self._new_in_file(p, t):
+                if (_family(t.kind) == _family(s.kind) and self._new_in_file(p, t)
+                        and _ident_overlap(s, t) >= IDENT_OVERLAP_MIN):
                     floor = max(COMPOUND_MIN - MARGIN, scored[0][0] - MARGIN if scored else 0.0)
                     sim = self._score(s, t, floor)
                     if sim >= COMPOUND_MIN - MARGIN:
