@@ -36,7 +36,7 @@ when found but changed, `orphaned` when gone.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from threading import Lock
 
 from limpet.anchoring._anchor import relocated
@@ -78,6 +78,9 @@ def reanchor(anchor: Anchor, source: bytes | None, index: WorkspaceIndex | None 
     if hit is None:
         return Relocation(anchor, "orphaned", "orphaned", 0.0)
     new = relocated(anchor, hit.file, hit.view, hit.first, hit.last)
+    lost = "" if hit.lines_back else anchor.lost_text or (anchor.selected_text if hit.lines_gone else "")
+    if lost:  # on the whole symbol until its lines come back: keep them to look for
+        new = replace(new, lost_text=lost)
     return Relocation(new, _health(new, new.text_hash), hit.method, hit.confidence)
 
 
@@ -87,10 +90,17 @@ def find(anchor: Anchor, source: bytes | None, index: WorkspaceIndex | None) -> 
         return (moved_step(anchor, index, exact_only=True) or moved_step(anchor, index)
                 or successor_step(anchor, None, index))
     view = file_view(anchor.file, source, source_hash(source), previous=anchor.content_hash)
+    if anchor.lost_text:
+        hit = exact_step(replace(anchor, selected_text=anchor.lost_text), view)
+        if hit is not None:
+            return replace(hit, lines_back=True)
     hit = shifted_step(anchor, view) or exact_step(anchor, view)
     if hit is not None:
         return follow_symbol_extent(anchor, hit)
     hit, sim, symbol_exists = symbol_step(anchor, view)
+    on_symbol = None  # lines gone from their symbol: the whole symbol, if nothing finds the lines
+    if hit is not None and hit.lines_gone:
+        on_symbol, hit = hit, None
     if hit is not None:
         if hit.weak and anchor.position == "symbol":  # a namesake declared otherwise: did the code move?
             return (moved_step(anchor, index, exact_only=True) or moved_step(anchor, index)
@@ -112,7 +122,7 @@ def find(anchor: Anchor, source: bytes | None, index: WorkspaceIndex | None) -> 
         hit = step()
         if hit is not None:
             return hit
-    return None
+    return on_symbol
 
 
 def _health(anchor: Anchor, current_text_hash: str) -> str:

@@ -48,6 +48,8 @@ class Hit:
     method: str
     confidence: float
     weak: bool = False  # picked by likeness among namesakes: other evidence may overrule it
+    lines_gone: bool = False  # a lines anchor put on its whole symbol: its lines are gone from it
+    lines_back: bool = False  # the lines a thread had lost were found again
 
 
 def shifted_step(anchor: Anchor, view: FileView) -> Hit | None:
@@ -139,7 +141,8 @@ def symbol_step(anchor: Anchor, view: FileView) -> tuple[Hit | None, float, bool
     if rows is None:
         if anchor.position != "lines" or not sure:
             return None, sim, True
-        rows, confidence = (best.first, best.last), LINES_GONE_CONFIDENCE
+        hit = Hit(anchor.file, view, best.first, best.last, "symbol", LINES_GONE_CONFIDENCE, lines_gone=True)
+        return hit, sim, True
     return Hit(anchor.file, view, rows[0], rows[1], "symbol", round(confidence, 4), weak=not sure), sim, True
 
 

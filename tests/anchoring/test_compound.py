@@ -164,3 +164,15 @@ def test_a_line_gone_from_a_function_that_stays_keeps_the_thread_on_the_function
     edited = ORIGINAL.replace(b"        value = (value * 31 + byte) & 0xFFFFFFFF\n", b"        value ^= byte\n")
     rel = reanchor(anchor, edited)
     assert (rel.health, rel.anchor.line_start, rel.anchor.line_end, rel.anchor.symbol) == ("drifted", 1, 5, "checksum")
+
+
+def test_a_thread_on_lines_gone_from_their_function_returns_to_them_when_they_come_back():
+    anchor = create_anchor("sum.py", ORIGINAL, 4, 4)
+    edited = ORIGINAL.replace(b"        value = (value * 31 + byte) & 0xFFFFFFFF\n", b"        value ^= byte\n")
+    on_symbol = reanchor(anchor, edited)
+    assert on_symbol.anchor.lost_text == anchor.selected_text  # kept while the thread is on the function
+    elsewhere = b"# a note\n" + edited  # the file changes again, the lines are still gone
+    still = reanchor(on_symbol.anchor, elsewhere)
+    assert (still.health, still.anchor.line_start, still.anchor.lost_text) == ("drifted", 2, anchor.selected_text)
+    back = reanchor(still.anchor, b"# a note\n" + ORIGINAL)
+    assert (back.health, back.anchor.line_start, back.anchor.line_end, back.anchor.lost_text) == ("anchored", 5, 5, "")
