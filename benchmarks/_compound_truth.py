@@ -25,7 +25,7 @@ Two more, without a name change:
   anchor is one of them whose text or place changed. Its successor is the one after-symbol of that
   name with the same signature (`header`), unique on both sides.
 * `line_gone`: a line (25+ chars) inside a function that survives (same qualified name, once before
-  and after) and was edited; no line of the function's new text is even 0.4 like it (an edited line is found as such). The thread
+  and after) and was edited; the line is in no changed file after; no line of the function's new text is even 0.4 like it (an edited line is found as such). The thread
   belongs to the function still: expected is the function's new range (attached, drifted).
 
 Pure cases (identical moves, pure renames) are left to the held-out categories.
@@ -180,7 +180,7 @@ class CompoundPair(Pair):
         out = []
         for i, ln in enumerate(old, start=1):
             st = ln.strip()
-            if len(st) < LINE_MIN_CHARS or counts[st] != 1 or st in after_rows:
+            if len(st) < LINE_MIN_CHARS or counts[st] != 1 or st in after_rows or self.changed_after_lines[st]:
                 continue
             inner = _innermost(funcs, i)
             if inner is None or inner.start == i or inner.end == i or self.before_q[f][inner.qname] != 1:
