@@ -25,9 +25,12 @@ Two more, without a name change:
   anchor is one of them whose text or place changed. Its successor is the one after-symbol of that
   name with the same signature (`header`), unique on both sides.
 * `line_gone`: a line (25+ chars) inside a function that survives (same qualified name, once before
-  and after) and was edited; the line is in no changed file after; no line of the function's new text is even 0.4 like it (an edited line is found as such). The thread
-  belongs to the function still: expected is the function's new range (attached, drifted).
+  and after) and was edited; the line is in no changed file after, and no line of the function's
+  new text is even 0.4 like it (an edited line is found as such). The thread belongs to the
+  function still: expected is the function's new range (attached, drifted).
 
+Every successor also needs the old text to survive verbatim nowhere else (that copy would be a
+successor too), and at least IDENT_OVERLAP_MIN of its identifiers in common (a cheap pre-filter).
 Pure cases (identical moves, pure renames) are left to the held-out categories.
 """
 
