@@ -10,7 +10,7 @@ from limpet.anchoring._anchor import create_anchor, text_hash
 from limpet.anchoring._candidates import Candidate, orphan_candidates
 from limpet.anchoring._complexity import cyclomatic_complexity, measures_complexity
 from limpet.anchoring._index import WorkspaceIndex
-from limpet.anchoring._languages import language_for_path
+from limpet.anchoring._languages import language_for, language_for_path
 from limpet.anchoring._reanchor import METHODS, Relocation, reanchor
 from limpet.anchoring._symbols import Symbol
 from limpet.anchoring._text import content_hash
@@ -24,6 +24,7 @@ __all__ = [
     "content_hash",
     "create_anchor",
     "cyclomatic_complexity",
+    "language_for",
     "language_for_path",
     "measures_complexity",
     "orphan_candidates",

@@ -273,7 +273,7 @@ def file_view(path: str, source: bytes, digest: str | None = None, previous: str
     previous: content hash of an earlier version of the file; when its view
     (and tree) is still cached, the new content is parsed incrementally.
     """
-    language = _languages.language_for_path(path)
+    language = _languages.language_for(path, source)
     digest = digest or content_hash(source)
     key = (language, digest)
     with _cache_lock:

@@ -24,6 +24,7 @@ class WorkspaceIndex:
         self._paths_by_hash: dict[str, set[str]] = {}
         self._views: dict[str, FileView] = {}
         self._changed: set[str] = set()
+        self._before: dict[str, FileView | None] = {}  # changed path -> its view before the last sync
         self._indexed: set[str] = set()
         self._by_norm: dict[str, set[Posting]] = {}
         self._by_blind: dict[str, set[Posting]] = {}
@@ -38,11 +39,14 @@ class WorkspaceIndex:
         with self._lock:
             self._pending = None
             changed: set[str] = set()
+            before: dict[str, FileView | None] = {}
             for path in [p for p in self._hashes if p not in files]:
+                before[path] = self._views.get(path)
                 self._drop(path)
             for path, digest in files.items():
                 if self._hashes.get(path) == digest:
                     continue
+                before[path] = self._views.get(path)
                 view = self._view_for(path, digest, read)
                 if view is None:
                     self._drop(path)
@@ -53,6 +57,7 @@ class WorkspaceIndex:
                 self._views[path] = view
                 changed.add(path)
             self._changed = changed
+            self._before = before
             return set(changed)
 
     def update_later(self, files: Callable[[], Mapping[str, str]], read: Callable[[str], bytes | None]) -> None:
@@ -125,6 +130,14 @@ class WorkspaceIndex:
         with self._lock:
             self._sync()
             return sorted(self._hashes) if everywhere else sorted(self._changed)
+
+    def existed_before(self, path: str, qualified_name: str) -> bool:
+        """Did `path` hold a symbol of that name before the last sync changed it? (False when the
+        file is new, unchanged or unknown: only a changed file's old version can say yes.)"""
+        with self._lock:
+            self._sync()
+            view = self._before.get(path)
+            return view is not None and qualified_name in view.by_name
 
     def symbols_with_hash(self, digest: str, blind: bool, paths: list[str]) -> list[tuple[str, SymbolView]]:
         with self._lock:

@@ -129,6 +129,34 @@ def language_for_path(path: str) -> str | None:
     return EXTENSIONS.get(ext.lower()) if ext else None
 
 
+# Extensions that several languages share: markers only one of them has decide, checked in order;
+# the extension's own language when none is found. Content decides, never a file name: a `.h`
+# holding classes, templates or namespaces is C++ (its classes and methods are then symbols),
+# one holding `@interface` is Objective-C, any other stays C.
+DIALECTS: dict[str, tuple[tuple[str, re.Pattern[bytes]], ...]] = {
+    ".h": (
+        ("objc", re.compile(rb"^[ \t]*@(?:interface|protocol|implementation)\b", re.MULTILINE)),
+        ("cpp", re.compile(
+            rb"^[ \t]*(?:template[ \t]*<|namespace(?:[ \t]+[\w:]+)?[ \t]*\{|(?:public|private|protected)[ \t]*:"
+            rb"|using[ \t]+namespace\b|class[ \t]+\w+[^;()\n]*$)"
+            rb"|\bstd::\w|\b(?:constexpr|nullptr|noexcept|static_cast|reinterpret_cast)\b", re.MULTILINE)),
+    ),
+}
+DIALECT_BYTES = 65536  # markers are looked for in the file's head (a header declares early)
+
+
+def language_for(path: str, source: bytes) -> str | None:
+    """Language of a file by its path and, for an extension several languages share, its content."""
+    language = language_for_path(path)
+    dialects = DIALECTS.get(os.path.splitext(path)[1].lower()) if language else None
+    if dialects:
+        head = source[:DIALECT_BYTES]
+        for dialect, marker in dialects:
+            if marker.search(head):
+                return dialect
+    return language
+
+
 def query_path(language: str) -> Path:
     return QUERIES_DIR / f"{language}.scm"
 

@@ -10,14 +10,20 @@ candidate with a margin over the runner-up):
     exact      the anchored lines (whitespace-blind) occur in the file; a
                whole-symbol anchor then takes its symbol's current extent
     symbol     the same qualified symbol; whole-symbol anchors take its new
-               range, line anchors are located inside it (a name shared by
-               several symbols needs content evidence)
+               range, line anchors are located inside it, or take the whole
+               symbol (drifted) when their lines are gone from it; a name
+               shared by several symbols (overloads) is decided by the
+               signature, else by content, and then yields to a copy elsewhere
     renamed    same scope and kind under a new name, identical but for the name
     moved      the symbol identical (or identical but for its name) in another
                workspace file, or a substantial quote found there verbatim
     renamed    ... then by name-blind similarity, or the same name under a
                renamed scope (stricter for small symbols)
     moved      ... then by fingerprint + similarity (stricter still)
+    successor  several changes at once (renamed and edited, moved to another
+               class or changed file with edits, enclosing type renamed): a
+               combined score of body, signature, name and place, over symbols
+               that were not there before; a unique best with a wide lead
     fuzzy      similar text in the same file (long quotes or matching context;
                never onto a declaration the symbol steps turned down)
     orphaned   nothing convincing: the thread keeps its last anchor
@@ -30,7 +36,7 @@ when found but changed, `orphaned` when gone.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from threading import Lock
 
 from limpet.anchoring._anchor import relocated
@@ -46,6 +52,7 @@ from limpet.anchoring._steps_local import (
     symbol_step,
 )
 from limpet.anchoring._steps_moved import moved_step
+from limpet.anchoring._steps_successor import successor_step
 from limpet.anchoring._text import content_hash
 from limpet.model import Anchor
 
@@ -71,19 +78,33 @@ def reanchor(anchor: Anchor, source: bytes | None, index: WorkspaceIndex | None 
     if hit is None:
         return Relocation(anchor, "orphaned", "orphaned", 0.0)
     new = relocated(anchor, hit.file, hit.view, hit.first, hit.last)
+    lost = "" if hit.lines_back else anchor.lost_text or (anchor.selected_text if hit.lines_gone else "")
+    if lost:  # on the whole symbol until its lines come back: keep them to look for
+        new = replace(new, lost_text=lost)
     return Relocation(new, _health(new, new.text_hash), hit.method, hit.confidence)
 
 
 def find(anchor: Anchor, source: bytes | None, index: WorkspaceIndex | None) -> Hit | None:
     """Run the cascade; None means orphaned. Exact evidence is tried before similarity."""
     if source is None:
-        return moved_step(anchor, index, exact_only=True) or moved_step(anchor, index)
+        return (moved_step(anchor, index, exact_only=True) or moved_step(anchor, index)
+                or successor_step(anchor, None, index))
     view = file_view(anchor.file, source, source_hash(source), previous=anchor.content_hash)
+    if anchor.lost_text:
+        hit = exact_step(replace(anchor, selected_text=anchor.lost_text), view)
+        if hit is not None:
+            return replace(hit, lines_back=True)
     hit = shifted_step(anchor, view) or exact_step(anchor, view)
     if hit is not None:
         return follow_symbol_extent(anchor, hit)
     hit, sim, symbol_exists = symbol_step(anchor, view)
+    on_symbol = None  # lines gone from their symbol: the whole symbol, if nothing finds the lines
+    if hit is not None and hit.lines_gone:
+        on_symbol, hit = hit, None
     if hit is not None:
+        if hit.weak and anchor.position == "symbol":  # a namesake declared otherwise: did the code move?
+            return (moved_step(anchor, index, exact_only=True) or moved_step(anchor, index)
+                    or successor_step(anchor, None, index) or hit)
         if sim < WEAK_SYMBOL_MATCH and anchor.position == "symbol":
             moved = moved_step(anchor, index, exact_only=True)
             if moved is not None:
@@ -94,13 +115,14 @@ def find(anchor: Anchor, source: bytes | None, index: WorkspaceIndex | None) -> 
         lambda: moved_step(anchor, index, exact_only=True),
         lambda: None if symbol_exists else renamed_step(anchor, view),
         lambda: moved_step(anchor, index),
+        lambda: successor_step(anchor, None if symbol_exists else view, index),
         lambda: fuzzy_step(anchor, view),
     )
     for step in steps:
         hit = step()
         if hit is not None:
             return hit
-    return None
+    return on_symbol
 
 
 def _health(anchor: Anchor, current_text_hash: str) -> str:

@@ -21,6 +21,7 @@ from limpet.anchoring._locate import (
     quote_weight,
 )
 from limpet.anchoring._mapping import kinds_compatible, map_into_symbol, symbol_similarity
+from limpet.anchoring._signature import signature
 from limpet.model import Anchor
 
 MARGIN = 0.1
@@ -34,6 +35,8 @@ SMALL_SYMBOL_TOKENS = 40
 FUZZY_MIN = 0.75
 FUZZY_MIN_SYMBOL = 0.8
 FUZZY_MIN_WITH_CONTEXT = 0.6
+SIGNATURE_TWIN_MIN = 0.4  # a namesake with the anchor's very signature needs only this much likeness
+LINES_GONE_CONFIDENCE = 0.5
 
 
 @dataclass(frozen=True)
@@ -44,6 +47,9 @@ class Hit:
     last: int
     method: str
     confidence: float
+    weak: bool = False  # picked by likeness among namesakes: other evidence may overrule it
+    lines_gone: bool = False  # a lines anchor put on its whole symbol: its lines are gone from it
+    lines_back: bool = False  # the lines a thread had lost were found again
 
 
 def shifted_step(anchor: Anchor, view: FileView) -> Hit | None:
@@ -113,24 +119,49 @@ def symbol_step(anchor: Anchor, view: FileView) -> tuple[Hit | None, float, bool
     """Same qualified name. Returns (hit, similarity, symbol_exists).
 
     A name held by one symbol before and after is identity enough. When it is
-    shared (overloads, a getter and its setter), content must pick one: the
-    most similar, above TWIN_MIN; equal evidence goes to the nearest.
+    shared (overloads, Swift labels, a getter and its setter), the signature
+    decides: the one namesake declared as the anchor's was. Failing that (the
+    signature itself was edited), content picks one: the most similar, above
+    TWIN_MIN; equal evidence goes to the nearest; such a pick is `weak` and
+    yields to an identical copy elsewhere.
+
+    Lines gone from a symbol that is still there leave the thread on the symbol
+    (drifted): it is about that code, not orphaned.
     """
     if not anchor.symbol:
         return None, 0.0, False
     cands = [sv for sv in view.by_name.get(anchor.symbol, ()) if kinds_compatible(anchor.symbol_kind, sv.kind)]
     if not cands:
         return None, 0.0, False
+    sim, best, sure = _namesake(anchor, cands)
+    if best is None:
+        return None, sim, True
+    rows = map_into_symbol(anchor, view, best)
+    confidence = 0.6 + 0.4 * sim
+    if rows is None:
+        if anchor.position != "lines" or not sure:
+            return None, sim, True
+        hit = Hit(anchor.file, view, best.first, best.last, "symbol", LINES_GONE_CONFIDENCE, lines_gone=True)
+        return hit, sim, True
+    return Hit(anchor.file, view, rows[0], rows[1], "symbol", round(confidence, 4), weak=not sure), sim, True
+
+
+def _namesake(anchor: Anchor, cands: list[SymbolView]) -> tuple[float, SymbolView | None, bool]:
+    """(similarity, the symbol picked or None, picked by identity rather than likeness)."""
+    if len(cands) == 1 and anchor.symbol_twins <= 1:
+        return symbol_similarity(anchor, cands[0]), cands[0], True
+    own = signature(anchor.selected_text, anchor.symbol_name) if anchor.position == "symbol" else ""
+    if own:
+        same = [sv for sv in cands if signature(sv.text, sv.name) == own]
+        if len(same) == 1:
+            sim = symbol_similarity(anchor, same[0])
+            return (sim, same[0], True) if sim >= SIGNATURE_TWIN_MIN else (sim, None, True)
     scored = sorted(((symbol_similarity(anchor, sv), sv) for sv in cands),
                     key=lambda t: (-round(t[0], 2), abs(t[1].first - _old_symbol_row(anchor))))
     sim, best = scored[0]
-    if (len(cands) > 1 or anchor.symbol_twins > 1) and sim < TWIN_MIN:
-        return None, sim, True
-    rows = map_into_symbol(anchor, view, best)
-    if rows is None:
-        return None, sim, True
-    confidence = 0.6 + 0.4 * sim
-    return Hit(anchor.file, view, rows[0], rows[1], "symbol", round(confidence, 4)), sim, True
+    if sim < TWIN_MIN:
+        return sim, None, False
+    return sim, best, not own
 
 
 def follow_symbol_extent(anchor: Anchor, hit: Hit) -> Hit:
@@ -169,14 +200,22 @@ def renamed_step(anchor: Anchor, view: FileView, exact_only: bool = False) -> Hi
         elif sv.parent_name == parent and not in_name_filter(anchor.sibling_names, sv.name):
             renamed.append(sv)
     small = anchor.symbol_tokens < SMALL_SYMBOL_TOKENS
-    hit = _best(anchor, view, renamed, 1.0 if exact_only else RENAME_MIN_SMALL if small else RENAME_MIN, True)
-    if hit is None:
-        threshold = 1.0 if exact_only else RENAME_MIN_SMALL if small else REPARENT_MIN
-        hit = _best(anchor, view, reparented, threshold, False)
-    return hit
+    renamed_best = _best(anchor, renamed, 1.0 if exact_only else RENAME_MIN_SMALL if small else RENAME_MIN, True)
+    threshold = 1.0 if exact_only else RENAME_MIN_SMALL if small else REPARENT_MIN
+    reparented_best = _best(anchor, reparented, threshold, False)
+    if renamed_best and reparented_best:  # both kinds of change fit: only a clear winner will do
+        (a, _), (b, _) = renamed_best, reparented_best
+        if abs(a - b) < MARGIN:
+            return None
+        renamed_best, reparented_best = (renamed_best, None) if a > b else (None, reparented_best)
+    sim, best = renamed_best or reparented_best or (0.0, None)
+    rows = map_into_symbol(anchor, view, best) if best is not None else None
+    if rows is None:
+        return None
+    return Hit(anchor.file, view, rows[0], rows[1], "renamed", round(0.5 + 0.45 * sim, 4))
 
 
-def _best(anchor: Anchor, view: FileView, cands: list[SymbolView], threshold: float, blind: bool) -> Hit | None:
+def _best(anchor: Anchor, cands: list[SymbolView], threshold: float, blind: bool) -> tuple[float, SymbolView] | None:
     if not cands:
         return None
     scored = sorted(((symbol_similarity(anchor, sv, blind=blind), sv) for sv in cands),
@@ -190,10 +229,7 @@ def _best(anchor: Anchor, view: FileView, cands: list[SymbolView], threshold: fl
         return None
     if len(scored) > 1 and sim - scored[1][0] < MARGIN:
         return None
-    rows = map_into_symbol(anchor, view, best)
-    if rows is None:
-        return None
-    return Hit(anchor.file, view, rows[0], rows[1], "renamed", round(0.5 + 0.45 * sim, 4))
+    return sim, best
 
 
 def fuzzy_step(anchor: Anchor, view: FileView) -> Hit | None:

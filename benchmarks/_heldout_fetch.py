@@ -27,6 +27,8 @@ class Package:
     versions: tuple[str, ...]
     roots: tuple[str, ...]  # source roots inside the release (after the top folder is stripped)
     exts: tuple[str, ...] = field(default=(".py",))
+    wheel: bool = False  # PyPI: take the (pure) wheel, e.g. a header-only library's headers, no build step
+    h_language: str = "c"  # what this package's `.h` files are written in (the truth parses them so)
 
     @property
     def repo(self) -> str:
@@ -79,18 +81,20 @@ PACKAGES: tuple[Package, ...] = (
 )
 
 
-def _dl_dir(pkg: Package) -> Path:
-    return CACHE / "dl" / f"{pkg.registry}-{pkg.name.replace('/', '__')}"
+def _dl_dir(pkg: Package, cache: Path = CACHE) -> Path:
+    return cache / "dl" / f"{pkg.registry}-{pkg.name.replace('/', '__')}"
 
 
-def download(pkg: Package, version: str) -> Path:
+def download(pkg: Package, version: str, cache: Path = CACHE) -> Path:
     """The cached release archive, downloaded with the registry's own client on a miss."""
-    d = _dl_dir(pkg) / version
+    d = _dl_dir(pkg, cache) / version
     hits = sorted(p for p in d.glob("*") if p.suffix in (".gz", ".tgz", ".zip", ".whl"))
     if hits:
         return hits[0]
     d.mkdir(parents=True, exist_ok=True)
-    if pkg.registry == "pypi":
+    if pkg.registry == "pypi" and pkg.wheel:
+        cmd = [*PIP, "download", "--no-deps", "--only-binary", ":all:", "-q", f"{pkg.name}=={version}", "-d", str(d)]
+    elif pkg.registry == "pypi":
         cmd = [*PIP, "download", "--no-deps", "--no-binary", ":all:", "-q", f"{pkg.name}=={version}", "-d", str(d)]
     else:
         cmd = ["npm", "pack", f"{pkg.name}@{version}", "--pack-destination", str(d), "--silent"]
@@ -117,9 +121,9 @@ def _members(archive: Path):
                     yield m.name.split("/", 1)[-1], f.read()
 
 
-def source_tree(pkg: Package, version: str) -> dict[str, str]:
+def source_tree(pkg: Package, version: str, cache: Path = CACHE) -> dict[str, str]:
     """Source files (under the package's roots, with its extensions) of one release: path -> text."""
-    archive = download(pkg, version)
+    archive = download(pkg, version, cache)
     out: dict[str, str] = {}
     for path, data in _members(archive):
         if not path.endswith(pkg.exts) or path.endswith(".d.ts"):
@@ -133,11 +137,11 @@ def source_tree(pkg: Package, version: str) -> dict[str, str]:
     return dict(sorted(out.items()))
 
 
-def fetch_all(packages=PACKAGES, jobs: int = 8) -> None:
+def fetch_all(packages=PACKAGES, jobs: int = 8, cache: Path = CACHE) -> None:
     """Download every release (in parallel; pip's sdist metadata step is slow)."""
     work = [(p, v) for p in packages for v in p.versions]
     with ThreadPoolExecutor(jobs) as ex:
-        for (p, v), fut in zip(work, [ex.submit(download, p, v) for p, v in work], strict=True):
+        for (p, v), fut in zip(work, [ex.submit(download, p, v, cache) for p, v in work], strict=True):
             try:
                 fut.result()
             except (subprocess.CalledProcessError, RuntimeError) as e:

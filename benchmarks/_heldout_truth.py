@@ -69,13 +69,13 @@ def skipped_file(path: str, text: str) -> bool:
 class Pair:
     """One release pair: before/after trees (path -> text) restricted to comparable source files."""
 
-    def __init__(self, before: dict[str, str], after: dict[str, str]):
+    def __init__(self, before: dict[str, str], after: dict[str, str], symbols_of=symbols):
         self.before, self.after = before, after
         paths = sorted(set(before) | set(after))
         self.changed = [p for p in paths if before.get(p) != after.get(p)
                         and not any(skipped_file(p, t) for t in (before.get(p), after.get(p)) if t is not None)]
-        self.sb = {p: symbols(p, before[p]) for p in self.changed if p in before}
-        self.sa = {p: symbols(p, after[p]) for p in self.changed if p in after}
+        self.sb = {p: symbols_of(p, before[p]) for p in self.changed if p in before}
+        self.sa = {p: symbols_of(p, after[p]) for p in self.changed if p in after}
         self.after_sized = [(p, s) for p in self.changed for s in sized(self.sa.get(p, ()))]
         self.after_texts = [t for t in after.values()]
         self.before_texts = [t for t in before.values()]

@@ -48,6 +48,9 @@ class Anchor:
     prefix: str = ""  # stripped non-blank rows before the range
     suffix: str = ""
     sibling_names: str = ""  # Bloom filter of names in the symbol's scope at creation
+    # Lines a thread was written on that are gone from their symbol: meanwhile the thread is on the
+    # whole symbol (drifted), and it returns to these lines when they reappear.
+    lost_text: str = ""
     version: int = ANCHOR_VERSION
 
     def to_dict(self) -> dict[str, Any]:

@@ -60,8 +60,12 @@
       ]))
   ])) @definition.method
 
-(template_declaration (class_specifier name: (type_identifier) @name body: (_))) @definition.class
-(template_declaration (struct_specifier name: (type_identifier) @name body: (_))) @definition.struct
+; A specialization `template <> class caster<bool>` is named `caster`: its arguments are
+; its signature, as parameters are an overload's.
+(template_declaration (class_specifier
+  name: [(type_identifier) @name (template_type name: (type_identifier) @name)] body: (_))) @definition.class
+(template_declaration (struct_specifier
+  name: [(type_identifier) @name (template_type name: (type_identifier) @name)] body: (_))) @definition.struct
 
 ; Member declarations inside a class body (the bulk of a header).
 (field_declaration_list
@@ -79,6 +83,8 @@
   ] @definition.function)
 
 (class_specifier name: [(type_identifier) (qualified_identifier)] @name body: (_)) @definition.class
+(class_specifier name: (template_type name: (type_identifier) @name) body: (_)) @definition.class
+(struct_specifier name: (template_type name: (type_identifier) @name) body: (_)) @definition.struct
 
 (namespace_definition name: (_) @name) @definition.namespace
 

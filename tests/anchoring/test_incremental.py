@@ -113,7 +113,8 @@ def test_relocated_record_equals_a_rebuilt_one(path):
             continue
         a = rel.anchor
         rebuilt = anchor_from_view(path.name, new, a.line_start - 1, a.line_end - 1, origin_hash=anchor.origin_hash)
-        assert a == rebuilt
+        # lines split by the edit: the thread is on their symbol and keeps them to look for (lost_text)
+        assert dataclasses.replace(a, lost_text="") == rebuilt
         assert relocated(anchor, path.name, new, a.line_start - 1, a.line_end - 1) == rebuilt
 
 

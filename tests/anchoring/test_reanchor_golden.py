@@ -86,3 +86,21 @@ def test_golden_orphan_has_candidates_or_none(language: str) -> None:
     cands = orphan_candidates(anchor, after.get(anchor.file), index)
     assert all(0.0 <= c.score <= 1.0 for c in cands)
     assert cands == sorted(cands, key=lambda c: -c.score)
+
+
+COMPOUND = sorted((FIXTURES / "compound").glob("*.txt"))
+
+
+@pytest.mark.parametrize("path", COMPOUND, ids=[p.stem for p in COMPOUND])
+def test_compound_change(path: Path) -> None:
+    """Several changes at once (fixtures/reanchor/compound/): rename + edit, a renamed enclosing
+    type, a move to another class or file with edits, overloads told apart by their signature,
+    lines gone from a symbol that stays, C++ in a `.h`; and a rewrite that must stay orphaned."""
+    spec = parse_fixture(path)
+    anchor, rel, _, _ = run_case(spec)
+    if spec["expect"] is None:
+        assert rel.health == "orphaned", (rel.method, rel.anchor.file, rel.anchor.line_start, rel.anchor.line_end)
+        assert rel.anchor == anchor
+        return
+    got = (rel.anchor.file, rel.anchor.line_start, rel.anchor.line_end, rel.health, rel.method)
+    assert got == spec["expect"]

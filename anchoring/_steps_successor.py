@@ -1,0 +1,176 @@
+"""Cascade step: the symbol's successor after several changes at once.
+
+Real history mixes changes: a method renamed *and* edited, moved to another class or file with
+edits, a member whose enclosing type was renamed. When the single-change steps found nothing,
+every symbol that could be the successor is scored by a combined similarity:
+
+    score = BODY * body + SIGNATURE * signature + NAME * name + PLACE * place
+
+* body: text similarity with the symbol's own name and its enclosing type's name blinded on both
+  sides (a rename of either costs nothing);
+* signature: likeness of what the declaration says after the name (parameters, labels, types);
+* name: likeness of the simple names (a rename usually keeps part of the old one);
+* place: nearness to the old position, in the anchor's own file only.
+
+Candidates are the anchor's own file's symbols of a compatible kind and the most alike symbols of
+the files changed with it, but never one that was already there before the change (a sibling the
+anchor had when it was written, a name the file's previous version held): that one is itself.
+
+A candidate is accepted only when its body clears a floor and, below BODY_ALONE, most of the old
+symbol's telling rows survive in it verbatim (otherwise the code was rewritten, and a thread about
+the old code is better orphaned), and when its score leads every other candidate by MARGIN: a
+safe orphan beats a wrong place.
+"""
+
+from __future__ import annotations
+
+from rapidfuzz.distance import Indel
+
+from limpet.anchoring._fileview import FileView, SymbolView
+from limpet.anchoring._fingerprint import in_name_filter, similarity, sketch_similarity
+from limpet.anchoring._index import WorkspaceIndex
+from limpet.anchoring._mapping import kinds_compatible, map_into_symbol
+from limpet.anchoring._signature import signature
+from limpet.anchoring._steps_local import Hit, parent_of
+from limpet.anchoring._text import replace_identifier
+from limpet.model import Anchor
+
+BODY, SIGNATURE, NAME, PLACE = 0.6, 0.2, 0.1, 0.1
+BODY_MIN = 0.5  # a deleted symbol's nearest neighbour stays below this (the benchmark's truth: < 0.5)
+BODY_MIN_SMALL = 0.65  # ... for small symbols, whose similarity says less
+SMALL_TOKENS = 40
+BODY_ALONE = 0.75  # below this, most telling rows must also survive (else the code was rewritten)
+TELLING_ROW_CHARS = 20
+MARGIN = 0.15  # the best must lead every other candidate by this much
+PLACE_ROWS = 40  # rows away at which nearness counts for nothing
+OWN_CANDIDATES = 24  # own-file symbols scored in full (the nearest by sketch and by place)
+OTHER_CANDIDATES = 12  # symbols of other changed files scored in full (the nearest by sketch)
+BLIND = "\u2400"
+
+
+def successor_step(anchor: Anchor, view: FileView | None, index: WorkspaceIndex | None) -> Hit | None:
+    """The one symbol, in this file or one changed with it, that clearly continues the anchor's."""
+    if anchor.position != "symbol" or not anchor.symbol or not anchor.symbol_name:
+        return None
+    old = _Old(anchor)
+    scored = []
+    for path, cand_view, sv in _candidates(anchor, view, index):
+        body = old.body_similarity(sv)
+        if body < old.body_min:
+            continue
+        if index is not None and index.existed_before(path, sv.qualified_name):
+            continue  # (asked last: the previous version's symbols may cost a parse)
+        place = _place(anchor, cand_view, sv) if path == anchor.file else 0.0
+        score = (BODY * body + SIGNATURE * _likeness(old.signature, signature(sv.text, sv.name))
+                 + NAME * _likeness(anchor.symbol_name, sv.name) + PLACE * place)
+        scored.append((score, body, path, cand_view, sv))
+    if not scored:
+        return None
+    scored.sort(key=lambda t: (-t[0], t[2], t[4].first))
+    score, body, path, cand_view, best = scored[0]
+    if body < BODY_ALONE and not old.most_rows_kept(best):
+        return None  # rewritten: the old code's telling rows are gone
+    for other in scored[1:]:  # every alike candidate is a rival, accepted or not
+        if other[2] == path and _encloses(other[4], best):
+            continue  # an enclosing symbol shares the successor's text: no rival
+        if score - other[0] < MARGIN:
+            return None
+    rows = map_into_symbol(anchor, cand_view, best)
+    if rows is None:
+        return None
+    method = "renamed" if path == anchor.file else "moved"
+    return Hit(path, cand_view, rows[0], rows[1], method, round(0.4 + 0.5 * score, 4))
+
+
+class _Old:
+    """The anchor's symbol as the scoring compares it: both sides' names and enclosing types'
+    names are blinded in both texts (a rename of either costs nothing, and a string that
+    mentions the new name is not held against it)."""
+
+    def __init__(self, anchor: Anchor) -> None:
+        self.name = anchor.symbol_name or ""
+        parent = parent_of(anchor.symbol or "", self.name)
+        self.parent = parent.rsplit(".", 1)[-1] if parent else ""
+        self.source = anchor.selected_text
+        self.signature = signature(anchor.selected_text, self.name)
+        self.body_min = BODY_MIN_SMALL if anchor.symbol_tokens < SMALL_TOKENS else BODY_MIN
+        self._texts: dict[tuple[str, ...], tuple[str, set[str]]] = {}
+
+    def body_similarity(self, sv: SymbolView) -> float:
+        old, _ = self._old_text(sv)
+        return similarity(old, _blinded(sv.text, self._names(sv)))
+
+    def most_rows_kept(self, sv: SymbolView) -> bool:
+        """Do most of the old symbol's telling rows (long ones, names blinded) survive verbatim in `sv`?"""
+        _, rows = self._old_text(sv)
+        if not rows:
+            return False
+        kept = {r.strip() for r in _blinded(sv.text, self._names(sv)).split("\n")}
+        return 2 * sum(1 for r in rows if r in kept) > len(rows)
+
+    def _names(self, sv: SymbolView) -> tuple[str, ...]:
+        parent = sv.parent_name.rsplit(".", 1)[-1] if sv.parent_name else ""
+        return tuple(sorted({n for n in (self.name, sv.name, self.parent, parent) if n}, key=lambda n: (-len(n), n)))
+
+    def _old_text(self, sv: SymbolView) -> tuple[str, set[str]]:
+        names = self._names(sv)
+        if names not in self._texts:
+            text = _blinded(self.source, names)
+            rows = {r for r in (row.strip() for row in text.split("\n")) if len(r) >= TELLING_ROW_CHARS}
+            self._texts[names] = (text, rows)
+        return self._texts[names]
+
+
+def _blinded(text: str, names: tuple[str, ...]) -> str:
+    for name in names:  # longest first: a name inside a longer one is not cut out of it
+        text = replace_identifier(text, name, BLIND)
+    return text
+
+
+def _candidates(anchor: Anchor, view: FileView | None, index: WorkspaceIndex | None):
+    """(path, view, symbol) worth scoring in full: own file first, then files changed with it."""
+    if view is not None:
+        for sv in _own_candidates(anchor, view):
+            yield anchor.file, view, sv
+    if index is None or not anchor.fingerprint:
+        return
+    paths = [p for p in index.scope(False) if p != anchor.file]
+    if not paths:
+        return
+    for path, sv, _shared in index.similar_symbols(anchor.fingerprint, paths, min_shared=2)[:OTHER_CANDIDATES]:
+        if kinds_compatible(anchor.symbol_kind, sv.kind) and sv.qualified_name != anchor.symbol:
+            yield path, index.view(path), sv
+
+
+def _own_candidates(anchor: Anchor, view: FileView) -> list[SymbolView]:
+    parent = parent_of(anchor.symbol or "", anchor.symbol_name or "")
+    pool = [sv for sv in view.symbols
+            if kinds_compatible(anchor.symbol_kind, sv.kind) and sv.qualified_name != anchor.symbol
+            and not (sv.parent_name == parent and in_name_filter(anchor.sibling_names, sv.name))]
+    if len(pool) <= OWN_CANDIDATES:
+        return pool
+    old_row = (anchor.symbol_start or anchor.line_start) - 1
+    by_sketch = sorted(pool, key=lambda sv: (-sketch_similarity(anchor.fingerprint, sv.sketch), sv.index))
+    by_place = sorted(pool, key=lambda sv: (abs(sv.first - old_row), sv.index))
+    keep = {sv.index: sv for sv in by_sketch[: OWN_CANDIDATES // 2]}
+    for sv in by_place:
+        if len(keep) >= OWN_CANDIDATES:
+            break
+        keep.setdefault(sv.index, sv)
+    return sorted(keep.values(), key=lambda sv: sv.index)
+
+
+def _place(anchor: Anchor, view: FileView, sv: SymbolView) -> float:
+    old_row = (anchor.symbol_start or anchor.line_start) - 1
+    return max(0.0, 1.0 - abs(sv.first - old_row) / PLACE_ROWS)
+
+
+def _likeness(a: str, b: str) -> float:
+    if a == b:
+        return 1.0
+    return Indel.normalized_similarity(a.lower(), b.lower())
+
+
+def _encloses(outer: SymbolView, inner: SymbolView) -> bool:
+    return (outer.symbol.start_byte <= inner.symbol.start_byte and inner.symbol.end_byte <= outer.symbol.end_byte
+            and outer is not inner)

@@ -1,0 +1,128 @@
+"""Compound anchoring cases: truth symbols for Java, Kotlin, Swift, C and C++ (Python/JS/TS as held-out).
+
+Like `_heldout_symbols`, these node lists are written from the grammars, independently of limpet's
+`.scm` queries, so the truth does not share the engine's blind spots. A `.h` file is parsed in the
+language its package declares (`Package.h_language`), not by any guess of the engine's.
+
+Qualified names are the dotted chain of enclosing definitions; a C++ out-of-class `A<T>::f` is `A.f`.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from tree_sitter_language_pack import get_parser
+
+from benchmarks._heldout_symbols import Symbol, parser_language, split_lines
+from benchmarks._heldout_symbols import symbols as script_symbols
+
+# node type -> kind ("class" for containers, "function" for callables; nesting makes a method)
+DEFINITIONS: dict[str, dict[str, str]] = {
+    "java": {"class_declaration": "class", "interface_declaration": "class", "enum_declaration": "class",
+             "record_declaration": "class", "annotation_type_declaration": "class",
+             "method_declaration": "function", "constructor_declaration": "function"},
+    "kotlin": {"class_declaration": "class", "object_declaration": "class", "function_declaration": "function"},
+    "swift": {"class_declaration": "class", "protocol_declaration": "class", "function_declaration": "function",
+              "init_declaration": "function"},
+    "c": {"function_definition": "function", "struct_specifier": "class"},
+    "cpp": {"function_definition": "function", "class_specifier": "class", "struct_specifier": "class"},
+}
+WRAPPERS = {"cpp": {"template_declaration"}}  # the range includes the template<...> line
+BODIES = {"field_declaration_list", "class_body", "enum_class_body", "protocol_body", "declaration_list"}
+NAME_NODES = {"identifier", "simple_identifier", "type_identifier", "field_identifier", "qualified_identifier",
+              "destructor_name", "operator_name", "user_type", "namespace_identifier"}
+EXTENSIONS = {".java": "java", ".kt": "kotlin", ".kts": "kotlin", ".swift": "swift", ".c": "c",
+              ".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp", ".hpp": "cpp", ".hh": "cpp", ".hxx": "cpp"}
+
+
+def language_of(path: str, h_language: str = "c") -> str | None:
+    if path.endswith(".h"):
+        return h_language
+    return EXTENSIONS.get("." + path.rsplit(".", 1)[-1]) if "." in path else None
+
+
+def _text(node) -> str:
+    return node.text.decode("utf-8", "replace")
+
+
+def _end_row(node) -> int:
+    row, col = node.end_point
+    return row - 1 if col == 0 and row > node.start_point[0] else row
+
+
+def _declared_name(node) -> str | None:
+    """The declarator's name of a C/C++ function definition (`A<T>::f` -> `A.f`)."""
+    decl = node.child_by_field_name("declarator")
+    while decl is not None and decl.type not in NAME_NODES:
+        decl = decl.child_by_field_name("declarator")
+    if decl is None:
+        return None
+    return _plain(_text(decl))
+
+
+def _plain(name: str) -> str:
+    name = re.sub(r"<[^<>]*>", "", re.sub(r"<[^<>]*>", "", name))  # drop (nested) template arguments
+    return re.sub(r"\s+", "", name).replace("::", ".").strip(".")
+
+
+def _name(node, lang: str) -> str | None:
+    if lang in ("c", "cpp") and node.type == "function_definition":
+        return _declared_name(node)
+    if node.type == "init_declaration":
+        return "init"
+    named = node.child_by_field_name("name")
+    if named is None:
+        named = next((c for c in node.named_children if c.type in NAME_NODES), None)
+    return _plain(_text(named)) if named is not None else None
+
+
+@lru_cache(maxsize=4096)
+def native_symbols(path: str, text: str, lang: str) -> tuple[Symbol, ...]:
+    defs, wrappers = DEFINITIONS[lang], WRAPPERS.get(lang, set())
+    tree = get_parser(lang).parse(text.encode("utf-8"))
+    lines = split_lines(text)
+    out: list[Symbol] = []
+
+    def walk(node, prefix: str) -> None:
+        for child in node.named_children:
+            kind = defs.get(child.type)
+            if kind == "class" and not any(c.type in BODIES for c in child.named_children):
+                kind = None  # a forward declaration or a use of the type, not its definition
+            name = _name(child, lang) if kind else None
+            if name:
+                outer = child.parent if child.parent is not None and child.parent.type in wrappers else child
+                qname = f"{prefix}.{name}" if prefix else name
+                kind = "method" if kind == "function" and prefix else kind
+                s, e = outer.start_point[0], _end_row(outer)
+                out.append(Symbol(qname, name.rsplit(".", 1)[-1], kind, s + 1, e + 1, "\n".join(lines[s:e + 1])))
+                walk(child, qname)
+            else:
+                walk(child, prefix)
+
+    walk(tree.root_node, "")
+    return tuple(sorted(set(out), key=lambda s: (s.start, -s.end, s.qname)))
+
+
+def symbols_for(h_language: str):
+    """The truth symbol function of a package (its `.h` files parsed as `h_language`)."""
+
+    def symbols(path: str, text: str) -> tuple[Symbol, ...]:
+        if parser_language(path) is not None:
+            return script_symbols(path, text)
+        lang = language_of(path, h_language)
+        return native_symbols(path, text, lang) if lang in DEFINITIONS else ()
+
+    return symbols
+
+
+def header(sym: Symbol) -> str:
+    """The declaration part of a symbol (its signature), whitespace-blind: up to the body's opening."""
+    out = []
+    for line in sym.text.split("\n")[:6]:
+        stripped = line.strip()
+        cut = stripped.find("{")
+        out.append(stripped[:cut] if cut >= 0 else stripped)
+        if cut >= 0 or stripped.endswith(":") or stripped.endswith("="):
+            break
+    return re.sub(r"\s+", " ", " ".join(out)).strip()

@@ -1,0 +1,228 @@
+#!/usr/bin/env python3
+"""Build the compound-change anchoring set: several changes at once, in many languages.
+
+The held-out set (heldout.py) follows the public benchmark's one-change categories. This set adds the
+changes that real history mixes (benchmarks/_compound_truth.py): a rename with edits, a member whose
+class was renamed, a method moved to another class or file with edits or a new name, a renamed and
+edited file, overloads, a line gone from a function that stays. Packages are outside the public six
+and the held-out list, and cover Python, JS, TS, Java, Kotlin, Swift, C and C++ (react-native and
+expo libraries on npm ship their Android and iOS sources; PyPI sdists and wheels ship C/C++).
+
+    .venv/bin/python benchmarks/compound.py -v              # download (cached) + build
+    .venv/bin/python benchmarks/anchoring_inprocess.py --cases ~/.cache/limpet-compound/cases-compound.jsonl.gz
+    .venv/bin/python ../shared/bench/anchoring/run.py --engine fuzzy --cases ~/.cache/limpet-compound/cases-compound.jsonl.gz
+
+Third-party code and the built cases stay in ~/.cache/limpet-compound/ (never committed). The output
+is deterministic: sampling is seeded by package, pair and category; the gzip mtime is 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import random
+import sys
+from collections import Counter, defaultdict
+from itertools import pairwise
+from pathlib import Path
+
+if __package__ in (None, ""):
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from benchmarks._compound_symbols import symbols_for  # noqa: E402
+from benchmarks._compound_truth import COMPOUND, CompoundPair  # noqa: E402
+from benchmarks._heldout_fetch import JS, TS, Package, fetch_all, source_tree  # noqa: E402
+from benchmarks._heldout_truth import Cand  # noqa: E402
+
+CACHE = Path.home() / ".cache" / "limpet-compound"
+OUT = CACHE / "cases-compound.jsonl.gz"
+STANDARD = ["shifted", "edited", "renamed", "moved_file", "deleted", "line"]
+CATEGORIES = COMPOUND + STANDARD
+PAIR_CAP = dict.fromkeys(COMPOUND, 4) | dict.fromkeys(STANDARD, 1) | {"renamed": 2, "moved_file": 2, "line_gone": 2}
+SHARED = ["overload", "line_gone", *STANDARD]  # common: these share what the rare ones leave of the quota
+KEEP_ALL = [c for c in COMPOUND if c not in SHARED]  # rare: every candidate is kept
+MAX_CHANGED_FILES = 40
+MAX_PAIR_BYTES = 3_000_000
+GROUP_BYTES = 60_000
+DEFAULT_QUOTA = 100
+NATIVE = (".java", ".kt", ".swift", ".c", ".cc", ".cpp", ".hpp", ".h")
+
+
+def _v(text: str) -> tuple[str, ...]:
+    return tuple(text.split())
+
+
+PACKAGES: tuple[Package, ...] = (
+    Package("pypi", "werkzeug", "python", _v("1.0.1 2.0.3 2.1.2 2.2.3 2.3.8 3.0.6 3.1.9"), ("src", "tests")),
+    Package("pypi", "marshmallow", "python", _v(
+        "3.10.0 3.12.2 3.14.1 3.16.0 3.18.0 3.20.2 3.22.0 3.24.2 3.26.1 4.0.1 4.1.2 4.2.4 4.4.0"), ("src", "tests")),
+    Package("pypi", "starlette", "python", _v(
+        "0.21.0 0.23.1 0.25.0 0.27.0 0.29.0 0.31.1 0.33.0 0.35.1 0.37.2 0.39.2 0.41.3 0.44.0 0.46.2 0.48.0 "
+        "0.50.0"), ("starlette", "tests")),
+    Package("pypi", "pybind11", "cpp", _v("2.6.2 2.7.1 2.8.1 2.9.2 2.10.4 2.11.2 2.12.1 2.13.6 3.0.4 3.1.0"),
+            ("include",), (".h",), wheel=True, h_language="cpp"),
+    Package("pypi", "greenlet", "cpp", _v("1.1.3 2.0.2 3.0.3 3.1.1 3.2.4 3.3.2 3.4.0 3.5.6"), ("src",),
+            (".c", ".cpp", ".hpp", ".h"), h_language="cpp"),
+    Package("pypi", "kiwisolver", "cpp", _v("1.2.0 1.3.2 1.4.4 1.4.5 1.4.7 1.4.9 1.5.1"), ("kiwi", "py", "src"),
+            (".cpp", ".h"), h_language="cpp"),
+    Package("pypi", "ujson", "c", _v("4.3.0 5.0.0 5.2.0 5.4.0 5.6.0 5.8.0 5.10.0 5.12.1 6.0.0 6.1.0"),
+            ("src", "lib", "python"), (".c", ".h"), h_language="c"),
+    Package("npm", "knex", "javascript", _v(
+        "0.21.21 0.95.15 1.0.7 2.0.0 2.1.0 2.2.0 2.3.0 2.4.2 2.5.1 3.0.1 3.1.0 3.2.10 3.3.0"), ("lib",), JS),
+    Package("npm", "rxjs", "typescript", _v("6.5.5 6.6.7 7.0.1 7.1.0 7.2.0 7.3.1 7.4.0 7.5.7 7.6.0 7.7.0 7.8.2"),
+            ("src",), TS),
+    Package("npm", "expo-modules-core", "swift", _v(
+        "0.11.10 0.12.0 0.13.4 1.0.4 1.1.1 1.2.7 1.3.2 1.5.13 1.6.0 1.7.0 1.8.0 1.9.0 1.10.0 1.11.14 1.12.26 "
+        "2.0.6 2.1.4 2.2.3"), ("ios", "android", "common"), NATIVE, h_language="cpp"),
+    Package("npm", "react-native-screens", "kotlin", _v(
+        "3.20.0 3.22.1 3.24.0 3.26.0 3.28.0 3.30.1 3.32.0 3.34.1 3.36.0 4.0.0 4.2.0 4.4.0 4.6.0 4.8.0 4.10.0 "
+        "4.12.0 4.14.1 4.16.0 4.18.0 4.20.0"), ("android", "cpp", "common"), NATIVE, h_language="cpp"),
+    Package("npm", "react-native-webview", "java", _v(
+        "11.0.3 11.4.6 11.9.0 11.14.4 11.18.2 11.23.1 11.26.1 12.1.0 12.4.0 13.0.0 13.2.3 13.4.0 13.6.4 13.8.7 "
+        "13.10.7 13.12.5 13.14.2 13.16.2"), ("android",), (".java", ".kt")),
+)
+
+
+def _rng(*key) -> random.Random:
+    return random.Random("|".join(map(str, key)))
+
+
+def _trees(pkg: Package, v0: str, v1: str) -> tuple[dict[str, str], dict[str, str]]:
+    before, after = source_tree(pkg, v0, CACHE), source_tree(pkg, v1, CACHE)
+
+    def root_of(p: str) -> str:
+        return next((r for r in pkg.roots if p == r or p.startswith(r + "/")), "")
+
+    keep = {root_of(p) for p in before} & {root_of(p) for p in after}
+    return ({p: t for p, t in before.items() if root_of(p) in keep},
+            {p: t for p, t in after.items() if root_of(p) in keep})
+
+
+def pair_candidates(pkg: Package, v0: str, v1: str) -> tuple[CompoundPair, list[Cand]] | None:
+    before, after = _trees(pkg, v0, v1)
+    pair = CompoundPair(before, after, symbols_for(pkg.h_language))
+    if not pair.changed or sum(len(before.get(p, "")) + len(after.get(p, "")) for p in pair.changed) > MAX_PAIR_BYTES:
+        return None
+    files = list(pair.changed)
+    if len(files) > MAX_CHANGED_FILES:
+        files = sorted(_rng(pkg.repo, v0, v1, "files").sample(files, MAX_CHANGED_FILES))
+    cands, seen = [], set()
+    for c in pair.compound(files) + pair.candidates(files):  # compound first: one anchor per range
+        if (c.file, c.start, c.end) not in seen:
+            seen.add((c.file, c.start, c.end))
+            cands.append(c)
+    capped: list[Cand] = []
+    for cat in CATEGORIES:
+        these = sorted((c for c in cands if c.category == cat), key=lambda c: (c.file, c.start, c.end))
+        _rng(pkg.repo, v0, v1, cat).shuffle(these)
+        capped += these[:PAIR_CAP[cat]]
+    return pair, capped
+
+
+def allocate(avail: dict[str, int], quota: int) -> dict[str, int]:
+    """Every compound candidate first, then the rest of the quota split evenly (water-filling)."""
+    take = {c: (n if c in KEEP_ALL else 0) for c, n in avail.items()}
+    left = max(quota - sum(take.values()), 0)
+    while left > 0:
+        open_ = [c for c in SHARED if c in avail and take[c] < avail[c]]
+        if not open_:
+            break
+        share = max(1, left // len(open_))
+        for c in open_:
+            add = min(share, avail[c] - take[c], left)
+            take[c] += add
+            left -= add
+            if left == 0:
+                break
+    return take
+
+
+def select(per_pair: list[tuple[str, str, Cand]], quota: int, repo: str) -> list[tuple[str, str, Cand]]:
+    by_cat: dict[str, list] = defaultdict(list)
+    for item in per_pair:
+        by_cat[item[2].category].append(item)
+    take = allocate({c: len(v) for c, v in by_cat.items()}, quota)
+    chosen = []
+    for cat in CATEGORIES:
+        items = sorted(by_cat.get(cat, []), key=lambda x: (x[0], x[1], x[2].file, x[2].start))
+        _rng(repo, cat, "quota").shuffle(items)
+        chosen += items[:take.get(cat, 0)]
+    return chosen
+
+
+def make_group(pkg: Package, v0: str, v1: str, pair: CompoundPair, cands: list[Cand]) -> dict:
+    cands = sorted(cands, key=lambda c: (CATEGORIES.index(c.category), c.file, c.start, c.end))
+    must = sorted({c.file for c in cands} | {c.expected["file"] for c in cands if "file" in c.expected})
+    rest = [p for p in pair.changed if p not in must]
+    _rng(pkg.repo, v0, v1, "group").shuffle(rest)
+
+    def weight(p: str) -> int:
+        return len(pair.before.get(p) or "") + len(pair.after.get(p) or "")
+
+    files, size = list(must), sum(map(weight, must))
+    for p in rest:
+        if size + weight(p) <= GROUP_BYTES:
+            files.append(p)
+            size += weight(p)
+    files.sort()
+    short = pkg.name.rsplit("/", 1)[-1]
+    anchors = [dict(id=f"{short}-{v1}-{i}", **c.anchor()) for i, c in enumerate(cands)]
+    return {"repo": pkg.repo, "commit": v1, "parent": v0, "language": pkg.language,
+            "files_before": {p: pair.before[p] for p in files if p in pair.before},
+            "files_after": {p: pair.after.get(p) for p in files},
+            "files_omitted": len(pair.changed) - len(files), "anchors": anchors}
+
+
+def build_package(pkg: Package, quota: int, verbose: bool) -> list[dict]:
+    pairs, per_pair = {}, []
+    for v0, v1 in pairwise(pkg.versions):
+        try:
+            got = pair_candidates(pkg, v0, v1)
+        except Exception as e:  # noqa: BLE001 - a broken release must not stop the build
+            print(f"  {pkg.repo} {v0}..{v1}: skipped ({type(e).__name__}: {e})", file=sys.stderr)
+            continue
+        if got is None:
+            continue
+        pairs[(v0, v1)] = got[0]
+        per_pair += [(v0, v1, c) for c in got[1]]
+        if verbose:
+            n = Counter(c.category for c in got[1])
+            print(f"  {pkg.repo} {v0}..{v1}: {len(got[0].changed)} changed, {dict(n)}", file=sys.stderr)
+    groups = defaultdict(list)
+    for v0, v1, c in select(per_pair, quota, pkg.repo):
+        groups[(v0, v1)].append(c)
+    order = {v: i for i, v in enumerate(pkg.versions)}
+    return [make_group(pkg, v0, v1, pairs[(v0, v1)], cs)
+            for (v0, v1), cs in sorted(groups.items(), key=lambda kv: order[kv[0][0]])]
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--out", default=str(OUT))
+    ap.add_argument("--quota", type=int, default=DEFAULT_QUOTA, help="anchors per package (compound ones all kept)")
+    ap.add_argument("--packages", help="comma list of registry/name (default: all)")
+    ap.add_argument("--no-fetch", action="store_true", help="use only what is cached")
+    ap.add_argument("--jobs", type=int, default=4, help="parallel downloads")
+    ap.add_argument("-v", "--verbose", action="store_true")
+    args = ap.parse_args(argv)
+    pkgs = [p for p in PACKAGES if not args.packages or p.repo in args.packages.split(",")]
+    if not args.no_fetch:
+        fetch_all(pkgs, args.jobs, CACHE)
+    groups = []
+    for pkg in pkgs:
+        gs = build_package(pkg, args.quota, args.verbose)
+        groups += gs
+        n = Counter(a["category"] for g in gs for a in g["anchors"])
+        print(f"{pkg.repo}: {len(gs)} groups, {sum(n.values())} anchors {dict(n)}", file=sys.stderr)
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    with open(args.out, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as f:
+        for g in groups:
+            f.write((json.dumps(g, ensure_ascii=False) + "\n").encode("utf-8"))
+    total = Counter(a["category"] for g in groups for a in g["anchors"])
+    print(f"wrote {args.out}: {len(groups)} groups, {sum(total.values())} anchors {dict(total)}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

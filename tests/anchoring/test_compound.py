@@ -1,0 +1,178 @@
+"""Compound changes: headers read by content, signatures, the successor step's safety, orphans
+that come back. (Before/after golden cases of each failure class: fixtures/reanchor/compound/.)"""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from limpet.anchoring import WorkspaceIndex, content_hash, create_anchor, language_for, reanchor
+from limpet.anchoring._fileview import file_view
+from limpet.anchoring._signature import signature
+
+CPP_HEADER = b"""#pragma once
+#include <vector>
+
+namespace geo {
+
+class Polygon {
+public:
+    explicit Polygon(std::vector<Point> points) : points_(std::move(points)) {}
+
+    double area() const {
+        double sum = 0;
+        for (std::size_t i = 0; i < points_.size(); ++i)
+            sum += cross(points_[i], points_[(i + 1) % points_.size()]);
+        return sum / 2;
+    }
+
+private:
+    std::vector<Point> points_;
+};
+
+}  // namespace geo
+"""
+C_HEADER = b"""#ifndef BUF_H
+#define BUF_H
+#include <stddef.h>
+
+struct buf {
+    char *data;
+    size_t len;
+};
+
+static inline void buf_clear(struct buf *b) {
+    b->len = 0;
+}
+
+#endif
+"""
+OBJC_HEADER = b"#import <Foundation/Foundation.h>\n\n@interface Camera : NSObject\n- (void)focus;\n@end\n"
+
+
+def workspace_index(*states: dict[str, bytes]) -> WorkspaceIndex:
+    index = WorkspaceIndex()
+    for files in states:
+        index.update({p: content_hash(b) for p, b in files.items()}, files.get)
+    return index
+
+
+# -- `.h`: C, C++ or Objective-C, by content -------------------------------------------------------
+
+
+def test_a_header_with_classes_or_templates_is_cpp_and_its_members_are_symbols():
+    assert language_for("include/polygon.h", CPP_HEADER) == "cpp"
+    names = {(s.qualified_name, s.kind) for s in file_view("include/polygon.h", CPP_HEADER).symbols}
+    assert {("geo.Polygon", "class"), ("geo.Polygon.area", "method")} <= names
+
+
+def test_a_plain_c_header_stays_c_and_an_interface_header_is_objective_c():
+    assert language_for("src/buf.h", C_HEADER) == "c"
+    assert {s.qualified_name for s in file_view("src/buf.h", C_HEADER).symbols} >= {"buf", "buf_clear"}
+    assert language_for("ios/Camera.h", OBJC_HEADER) == "objc"
+    assert language_for("src/buf.c", b"std::vector<int> v;") == "c"  # only shared extensions are read
+
+
+# -- signatures -------------------------------------------------------------------------------------
+
+
+def test_signature_is_what_follows_the_name_up_to_the_body():
+    assert signature("func focus(at point: CGPoint, animated: Bool) -> Bool {\n}", "focus") == (
+        "(at point: CGPoint, animated: Bool) -> Bool")
+    assert signature("func focus(_ point: CGPoint) {", "focus") == "(_ point: CGPoint)"
+    assert signature("CodeWriter emit(String format,\n    Object... args) {", "emit") == "(String format, Object... args)"
+    assert signature("exports.trigger = function (name, data) {", "trigger") == "(name, data)"
+    assert signature("  trigger: async function (name, data) {", "trigger") == "(name, data)"
+    assert signature("def parse(self, text: str) -> Node:\n    pass", "parse") == "(self, text: str) -> Node:"
+    assert signature("no name here", "parse") == ""
+
+
+# -- the successor step never trades a safe orphan for a guess --------------------------------------
+
+BODIES = st.sampled_from([
+    "    total = 0\n    for item in items:\n        total += item.price * item.quantity\n    return total\n",
+    "    seen = set()\n    out = []\n    for item in items:\n        if item.key not in seen:\n"
+    "            seen.add(item.key)\n            out.append(item)\n    return out\n",
+    "    if not items:\n        raise ValueError('empty')\n    return max(items, key=lambda item: item.score)\n",
+])
+NAMES = st.from_regex(r"[a-z]{3,8}_[a-z]{3,8}", fullmatch=True)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(BODIES, NAMES, NAMES, st.sampled_from(["# checked by the caller", "items = list(items)"]))
+def test_a_function_renamed_and_edited_in_place_is_followed(body, old, new, added):
+    if old == new:
+        return
+    keep = "def unrelated(config):\n    return config.get('mode', 'fast')\n"
+    before = f"{keep}\n\ndef {old}(items):\n{body}".encode()
+    after = f"{keep}\n\ndef {new}(items):\n    {added}\n{body}".encode()
+    start = before.decode().split("\n").index(f"def {old}(items):") + 1
+    anchor = create_anchor("m.py", before, start, start + body.count("\n"))
+    rel = reanchor(anchor, after, workspace_index({"m.py": before}, {"m.py": after}))
+    assert (rel.health, rel.anchor.symbol, rel.anchor.line_start) == ("drifted", new, start)
+
+
+def test_a_deleted_function_is_not_matched_to_a_new_one_that_merely_looks_alike():
+    before = (b"def load(path):\n    with open(path) as f:\n        return json.load(f)\n\n\n"
+              b"def save(path, data):\n    with open(path, 'w') as f:\n        json.dump(data, f, indent=2)\n")
+    after = (b"def load(path):\n    with open(path) as f:\n        return json.load(f)\n\n\n"
+             b"def backup(path):\n    shutil.copy(path, path + '.bak')\n    return path + '.bak'\n")
+    anchor = create_anchor("io.py", before, 6, 8)
+    rel = reanchor(anchor, after, workspace_index({"io.py": before}, {"io.py": after}))
+    assert rel.health == "orphaned"
+
+
+# -- an orphan comes back when its code does ----------------------------------------------------------
+
+ORIGINAL = b"""def checksum(data):
+    value = 0
+    for byte in data:
+        value = (value * 31 + byte) & 0xFFFFFFFF
+    return value
+
+
+def describe(data):
+    return f"{len(data)} bytes, checksum {checksum(data):08x}"
+"""
+WITHOUT = b'''def describe(data):
+    return f"{len(data)} bytes"
+'''
+
+
+def test_an_orphan_is_found_again_from_its_original_evidence_when_the_code_is_restored():
+    anchor = create_anchor("sum.py", ORIGINAL, 1, 5)
+    gone = reanchor(anchor, WITHOUT, workspace_index({"sum.py": ORIGINAL}, {"sum.py": WITHOUT}))
+    assert gone.health == "orphaned" and gone.anchor == anchor  # the orphan keeps what it knew
+    restored = b"# restored by a revert\n" + ORIGINAL
+    back = reanchor(gone.anchor, restored, workspace_index({"sum.py": WITHOUT}, {"sum.py": restored}))
+    assert (back.health, back.anchor.line_start, back.anchor.line_end) == ("anchored", 2, 6)
+    assert reanchor(gone.anchor, ORIGINAL).method == "unchanged"  # checked out as it was: nothing to search
+
+
+def test_an_orphan_is_found_again_when_its_code_reappears_in_another_file():
+    anchor = create_anchor("sum.py", ORIGINAL, 1, 5)
+    gone = reanchor(anchor, WITHOUT, workspace_index({"sum.py": ORIGINAL}, {"sum.py": WITHOUT}))
+    assert gone.health == "orphaned"
+    moved = b"import zlib\n\n\n" + ORIGINAL[: ORIGINAL.index(b"\n\n\ndef describe")] + b"\n"
+    index = workspace_index({"sum.py": WITHOUT}, {"sum.py": WITHOUT, "hashing.py": moved})
+    back = reanchor(gone.anchor, WITHOUT, index)
+    assert (back.health, back.anchor.file, back.anchor.line_start, back.method) == ("anchored", "hashing.py", 4, "moved")
+
+
+def test_a_line_gone_from_a_function_that_stays_keeps_the_thread_on_the_function():
+    anchor = create_anchor("sum.py", ORIGINAL, 4, 4)
+    edited = ORIGINAL.replace(b"        value = (value * 31 + byte) & 0xFFFFFFFF\n", b"        value ^= byte\n")
+    rel = reanchor(anchor, edited)
+    assert (rel.health, rel.anchor.line_start, rel.anchor.line_end, rel.anchor.symbol) == ("drifted", 1, 5, "checksum")
+
+
+def test_a_thread_on_lines_gone_from_their_function_returns_to_them_when_they_come_back():
+    anchor = create_anchor("sum.py", ORIGINAL, 4, 4)
+    edited = ORIGINAL.replace(b"        value = (value * 31 + byte) & 0xFFFFFFFF\n", b"        value ^= byte\n")
+    on_symbol = reanchor(anchor, edited)
+    assert on_symbol.anchor.lost_text == anchor.selected_text  # kept while the thread is on the function
+    elsewhere = b"# a note\n" + edited  # the file changes again, the lines are still gone
+    still = reanchor(on_symbol.anchor, elsewhere)
+    assert (still.health, still.anchor.line_start, still.anchor.lost_text) == ("drifted", 2, anchor.selected_text)
+    back = reanchor(still.anchor, b"# a note\n" + ORIGINAL)
+    assert (back.health, back.anchor.line_start, back.anchor.line_end, back.anchor.lost_text) == ("anchored", 5, 5, "")
