@@ -10,7 +10,7 @@ import re
 from collections import OrderedDict
 from dataclasses import dataclass
 
-from limpet.anchoring import language_for_path
+from limpet.anchoring import language_for
 from limpet.exporters._types import ExportItem
 
 __all__ = ["Excerpt", "LineCache", "excerpt", "fence", "fence_language", "split_lines"]
@@ -29,9 +29,9 @@ _FENCE_NAMES = {
 }
 
 
-def fence_language(path: str) -> str:
+def fence_language(path: str, source: bytes | None = None) -> str:
     """The info string for a fenced block of `path`'s code ("text" when unknown)."""
-    lang = language_for_path(path)
+    lang = language_for(path, source or b"")  # the content decides what a .h holds
     return _FENCE_NAMES.get(lang, lang) if lang else "text"
 
 

@@ -74,7 +74,7 @@ def comment_record(
     item: ExportItem, options: ExportOptions, cache: LineCache | None = None
 ) -> dict[str, Any]:
     a = item.thread.anchor
-    language = fence_language(a.file)
+    language = fence_language(a.file, item.source)
     context = options.context_lines if options.include_source_context else 0
     ex = excerpt(item, context, cache)
     where = f"lines {a.line_start}-{a.line_end}" if a.line_end != a.line_start else f"line {a.line_start}"
@@ -113,7 +113,7 @@ def review_pair_record(
     item: ExportItem, options: ExportOptions, cache: LineCache | None = None
 ) -> dict[str, Any]:
     thread = item.thread
-    language = fence_language(thread.anchor.file)
+    language = fence_language(thread.anchor.file, item.source)
     before, after = _before(thread), _after(item, options, cache)
     comments = [
         {

@@ -52,7 +52,7 @@ def _code(item: ExportItem, cache: LineCache) -> str:
         note = f"\n_… {len(lines) - MAX_EXCERPT_LINES} more lines_\n"
         lines = lines[:MAX_EXCERPT_LINES]
     label = "" if ex.origin == "source" else "_Last known code (the anchor's saved text):_\n\n"
-    return label + fence("\n".join(lines), fence_language(item.thread.anchor.file)) + note
+    return label + fence("\n".join(lines), fence_language(item.thread.anchor.file, item.source)) + note
 
 
 def _comments(thread: Thread) -> str:

@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from limpet.anchoring import language_for_path
+from limpet.anchoring import language_for
 from limpet.model import Thread
 
 __all__ = [
@@ -60,8 +60,9 @@ class ThreadView:
     replies: int
 
 
-def language_of(path: str) -> str:
-    return language_for_path(path) or ""
+def language_of(path: str, source: bytes = b"") -> str:
+    """The file's language ("" when unknown); its content decides what a .h holds."""
+    return language_for(path, source) or ""
 
 
 def file_lines(source: bytes) -> list[str]:

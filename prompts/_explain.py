@@ -52,7 +52,7 @@ def gather_explain_complexity(source: PromptSource, file_path: str,
                               field="complexityThreshold", details={"value": repr(complexity_threshold)})
     rel = source.normalize(file_path, "filePath")
     raw = source.read_source(rel, "filePath")
-    language = language_of(rel)
+    language = language_of(rel, raw)
     measured = _measure(language, raw)
     hot = sorted((m for m in measured if m[3] >= complexity_threshold), key=lambda m: (-m[3], m[2][0]))
     lines = file_lines(raw)

@@ -65,7 +65,8 @@ def gather_review_code(source: PromptSource, file_path: str, focus: str = "all")
         raise InvalidArgument(f"focus: must be one of {', '.join(FOCUSES)}, got {focus!r}", field="focus",
                               details={"allowed": list(FOCUSES), "value": focus})
     rel = source.normalize(file_path, "filePath")
-    lines = file_lines(source.read_source(rel, "filePath"))
+    raw = source.read_source(rel, "filePath")
+    lines = file_lines(raw)
     threads = [t for t in source.threads() if t.anchor.file == rel]
     keep = [(t.anchor.line_start - THREAD_CONTEXT, t.anchor.line_end + THREAD_CONTEXT) for t in threads]
     sections = FOCUSES[:-1] if focus == "all" else (focus,)
@@ -73,7 +74,7 @@ def gather_review_code(source: PromptSource, file_path: str, focus: str = "all")
     return ReviewCodeData(
         file=rel,
         focus=focus,
-        code=listing(lines, language_of(rel), keep=keep, budget=MAX_LISTING_LINES),
+        code=listing(lines, language_of(rel, raw), keep=keep, budget=MAX_LISTING_LINES),
         threads=tuple(thread_view(t) for t in threads),
         checklist=tuple(ChecklistSection(s.capitalize(), CHECKLISTS[s]) for s in sections),
         tool=tool,
