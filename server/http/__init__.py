@@ -2,8 +2,8 @@
 MCP Streamable HTTP at /mcp, plain JSON tool endpoints, the web page (static/) and its JSON
 API, all behind one gate (loopback, Host/Origin checks, bearer token, body limit)."""
 
-from limpet.server.http._app import PORT_RANGE, HttpServer, bind_socket, build_app, client_config, serve_http
+from limpet.server.http._app import PORT_RANGE, HttpServer, bind_socket, build_app, serve_http
 from limpet.server.http._security import DEFAULT_MAX_BODY, Guard, is_loopback
 
-__all__ = ["DEFAULT_MAX_BODY", "PORT_RANGE", "Guard", "HttpServer", "bind_socket", "build_app", "client_config",
-           "is_loopback", "serve_http"]
+__all__ = ["DEFAULT_MAX_BODY", "PORT_RANGE", "Guard", "HttpServer", "bind_socket", "build_app", "is_loopback",
+           "serve_http"]

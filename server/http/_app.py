@@ -22,7 +22,6 @@ from importlib import resources
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
-import orjson
 import uvicorn
 from mcp.server.transport_security import TransportSecuritySettings
 from starlette.applications import Starlette
@@ -35,9 +34,9 @@ from limpet.server.http._api import api_routes
 from limpet.server.http._events import EventHub
 from limpet.server.http._security import DEFAULT_MAX_BODY, Guard, is_loopback
 from limpet.server.http._tool_routes import tool_routes
-from limpet.server.mcp import McpApp, build_mcp
+from limpet.server.mcp import HOSTS, McpApp, build_mcp, host_config
 
-__all__ = ["build_app", "serve_http", "bind_socket", "HttpServer", "PORT_RANGE", "client_config"]
+__all__ = ["build_app", "serve_http", "bind_socket", "HttpServer", "PORT_RANGE"]
 
 log = logging.getLogger("limpet.http")
 PORT_RANGE = range(9960, 9991)
@@ -162,21 +161,16 @@ def _url_host(host: str) -> str:
     return f"[{host}]" if ":" in host else host
 
 
-def client_config(url: str, token: str | None) -> dict[str, Any]:
-    server: dict[str, Any] = {"type": "http", "url": url}
-    if token:
-        server["headers"] = {"Authorization": f"Bearer {token}"}
-    return {"mcpServers": {"limpet": server}}
-
-
 def _banner(workspace: str, base: str, token: str | None, generated: bool) -> str:
     page = f"{base}/?token={token}" if token else f"{base}/"
     lines = [f"limpet: serving {workspace}", f"  web page:     {page}", f"  MCP endpoint: {base}/mcp"]
     if token:
         lines.append(f"  token:        {token}" + ("  (generated; set --token or LIMPET_TOKEN to choose one)"
                                                  if generated else ""))
-    lines += ["MCP client config (paste into your client's settings):",
-              orjson.dumps(client_config(f"{base}/mcp", token), option=orjson.OPT_INDENT_2).decode()]
+    hosts = "|".join(h for h in HOSTS if h != "claude-desktop")  # Claude Desktop's file takes stdio only
+    example = host_config("claude-code", url=f"{base}/mcp", token=token)
+    lines += [f"MCP hosts: `limpet mcp-config --host {hosts} --http {base}` prints the config yours takes.",
+              f"For Claude Code ({example.where}):", example.text.rstrip("\n")]
     return "\n".join(lines)
 
 
