@@ -2,7 +2,7 @@
 
     /mcp                 MCP Streamable HTTP (the official SDK app, over the same McpApp)
     /mcp/initialize ...  plain JSON endpoints for tools (_tool_routes.py)
-    /api/...             the web page's JSON API (_api.py)
+    /api/...             the web page's JSON API (_api.py) and rendered views (_page_api.py)
     /, /static/...       the web page (files shipped in this package's static/ folder)
 
 All of it behind one gate (_security.py): loopback by default with Host/Origin checks,
@@ -32,6 +32,8 @@ from starlette.routing import Mount, Route
 from limpet.server.core import Service
 from limpet.server.http._api import api_routes
 from limpet.server.http._events import EventHub
+from limpet.server.http._page_api import page_routes
+from limpet.server.http._render import highlight_css
 from limpet.server.http._security import DEFAULT_MAX_BODY, Guard, is_loopback
 from limpet.server.http._tool_routes import tool_routes
 from limpet.server.mcp import HOSTS, McpApp, build_mcp, host_config
@@ -57,13 +59,15 @@ def _version() -> str:
 
 
 def _static_files() -> dict[str, tuple[bytes, str]]:
-    """The page's files, read once from the package: only these names are ever served."""
+    """The page's files, read once from the package, and the code colours generated from
+    Pygments' styles: only these names are ever served."""
     folder = resources.files("limpet.server.http").joinpath("static")
     out = {}
     for entry in folder.iterdir():
         suffix = "." + entry.name.rsplit(".", 1)[-1] if "." in entry.name else ""
         if entry.is_file() and suffix in _TYPES:
             out[entry.name] = (entry.read_bytes(), _TYPES[suffix])
+    out["highlight.css"] = (highlight_css().encode(), _TYPES[".css"])
     return out
 
 
@@ -110,7 +114,7 @@ def build_app(mcp: McpApp, *, loopback: bool = True, token: str | None = None,
                     with contextlib.suppress(OSError):
                         mcp.service.clear_selection()  # no page is open any more
 
-    routes = [*api_routes(mcp, hub), *tool_routes(mcp, _version()), *_page_routes(), Mount("/", app=sdk_app)]
+    routes = [*api_routes(mcp, hub), *page_routes(mcp), *tool_routes(mcp, _version()), *_page_routes(), Mount("/", app=sdk_app)]
     app = Starlette(routes=routes, lifespan=lifespan)
     return Guard(app, loopback=loopback, token=token, max_body=max_body)
 
