@@ -24,7 +24,7 @@ export function connectLive({ onChange, onStatus }) {
   function open() {
     source = new EventSource("/api/events");
     source.addEventListener("ready", () => {
-      const missed = status === "offline";  // reconnected: what changed meanwhile is unknown
+      const missed = status === "offline" || status === "paused";  // what changed meanwhile is unknown
       setStatus("live");
       if (missed) {
         onChange(null);
