@@ -4,8 +4,10 @@ task "comments" (seed 004): {prompt, completion, metadata} — the anchored code
 `context_lines` around it, and the thread's first comment.
 task "review-pairs": the code when the comment was made, the thread, the code when it was
 resolved (or as it is now), and the decision; prompt/completion are kept so the same loader
-reads both tasks. Every record of a task has the same keys in the same order; absent values
-are null, never missing.
+reads both tasks. Only threads whose code changed between the two make pairs worth training
+on (most threads are never acted on: their "after" repeats "before"), so only those are
+written unless `all_pairs` asks for every thread. Every record of a task has the same keys
+in the same order; absent values are null, never missing.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from limpet.exporters._sink import ProgressTicker, check_common, checked, open_s
 from limpet.exporters._types import ExportItem, ExportOptions, ExportResult, Progress
 from limpet.model import Thread
 
-__all__ = ["JsonlExporter", "comment_record", "review_pair_record"]
+__all__ = ["JsonlExporter", "code_changed", "comment_record", "review_pair_record"]
 
 
 def _completion(thread: Thread) -> str:
@@ -109,6 +111,17 @@ def _code(text: str | None, file: str, l1: int, l2: int, at: str | None, origin:
     return {"code": text, "file": file, "line_start": l1, "line_end": l2, "at": at, "origin": origin}
 
 
+def code_changed(record: dict[str, Any]) -> bool:
+    """Did the code change between the pair's two snapshots? (Gone counts as changed.)"""
+    before, after = record["before"]["code"], record["after"]["code"]
+    return after is None or _normalized(before) != _normalized(after)
+
+
+def _normalized(code: str | None) -> str:
+    # Trailing whitespace and line endings are not a change anyone acted on.
+    return "\n".join(line.rstrip() for line in (code or "").splitlines()).strip("\n")
+
+
 def review_pair_record(
     item: ExportItem, options: ExportOptions, cache: LineCache | None = None
 ) -> dict[str, Any]:
@@ -159,14 +172,18 @@ class JsonlExporter:
         progress: Progress | None = None,
     ) -> ExportResult:
         check_common(self.name, options, partitions=False, tasks=True)
-        build = review_pair_record if options.task == "review-pairs" else comment_record
+        pairs = options.task == "review-pairs"
+        build = review_pair_record if pairs else comment_record
+        keep_all = options.all_pairs or not pairs
         cache = LineCache()
-        ticker = ProgressTicker(progress)
+        ticker = ProgressTicker(progress)  # threads looked at (the progress bar's unit)
+        written = 0
         with open_sink(out, allow_stdout=True) as (sink, path):
             for item in items:
-                sink.write(
-                    orjson.dumps(build(checked(item), options, cache), option=orjson.OPT_APPEND_NEWLINE)
-                )
+                record = build(checked(item), options, cache)
+                if keep_all or code_changed(record):
+                    sink.write(orjson.dumps(record, option=orjson.OPT_APPEND_NEWLINE))
+                    written += 1
                 ticker.tick()
         ticker.done()
-        return ExportResult(self.name, ticker.count, sink.count, path, self.media_type)
+        return ExportResult(self.name, written, sink.count, path, self.media_type)

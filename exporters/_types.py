@@ -54,6 +54,7 @@ class ExportOptions:
     context_lines: int = 3
     include_source_context: bool = True
     task: ExportTask = "comments"
+    all_pairs: bool = False  # review-pairs: also threads whose code did not change (no-op pairs)
     partition_by: tuple[str, ...] = ()
     row_group_size: int = 65536
     exported_at: str | None = None  # stamped into headers only when given: output stays deterministic
@@ -76,6 +77,8 @@ class ExportOptions:
             )
         if not isinstance(self.include_source_context, bool):
             raise InvalidArgument("include_source_context must be a boolean", field="include_source_context")
+        if not isinstance(self.all_pairs, bool):
+            raise InvalidArgument("all_pairs must be a boolean", field="all_pairs")
         if self.task not in TASKS:
             raise InvalidArgument(
                 f"Unknown task {self.task!r}; expected one of {', '.join(TASKS)}",

@@ -23,6 +23,7 @@ from limpet.model._errors import (
 from limpet.model._thread import Comment, Decision, HistoryEvent, Snapshot, Thread
 from limpet.model._vocabulary import (
     AUTHOR_TYPES,
+    DEFAULT_AUTHOR,
     HEALTHS,
     MAX_BODY,
     SCHEMA_VERSION,
@@ -39,6 +40,7 @@ from limpet.model._vocabulary import (
 __all__ = [
     "ANCHOR_VERSION",
     "AUTHOR_TYPES",
+    "DEFAULT_AUTHOR",
     "HEALTHS",
     "MAX_BODY",
     "SCHEMA_VERSION",

@@ -137,6 +137,18 @@ class Thread:
     def body(self) -> str:
         return self.comments[0].body if self.comments else ""
 
+    def written_against(self) -> Snapshot | None:
+        """The code the thread was written against: its creation snapshot; for a thread kept
+        without one, the anchor's text while that still is the original (anchored, or
+        orphaned: an orphan keeps its last text); None when only today's code is known."""
+        snap = self.snapshots.get("created")
+        if snap is not None:
+            return snap
+        if self.health == "drifted":
+            return None
+        a = self.anchor
+        return Snapshot(self.created_at, a.file, a.line_start, a.line_end, a.selected_text)
+
     def evolve(self, **changes: Any) -> Thread:
         # By hand: dataclasses.replace re-validates every field on each call (a reconcile
         # evolves every thread it moves).

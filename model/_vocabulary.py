@@ -11,6 +11,7 @@ from typing import Literal, get_args
 
 __all__ = [
     "AUTHOR_TYPES",
+    "DEFAULT_AUTHOR",
     "AuthorType",
     "HEALTHS",
     "Health",
@@ -36,6 +37,10 @@ TAGS: tuple[str, ...] = get_args(Tag)
 STATUSES: tuple[str, ...] = get_args(Status)
 HEALTHS: tuple[str, ...] = get_args(Health)
 AUTHOR_TYPES: tuple[str, ...] = get_args(AuthorType)
+
+# Who writes when a tool call names no author (every tool, every door; author_type "agent").
+# Seed 004 documents "ai" as add_comment's default; seed 002 documents none for comment_add.
+DEFAULT_AUTHOR = "ai"
 
 THREAD_ID_PATTERN = re.compile(r"^c_\d+$")
 

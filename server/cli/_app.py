@@ -17,10 +17,11 @@ import click
 import orjson
 
 from limpet.model import LimpetError
+from limpet.server.cli._hints import cli_suggestion
 from limpet.server.core import Service
 
-__all__ = ["author_option", "cli", "fail", "format_thread", "json_option", "print_thread", "run_op", "service",
-           "workspace_option"]
+__all__ = ["author_option", "cli", "fail", "format_history", "format_thread", "json_option", "print_thread", "resolve_id", "run_op",
+           "service", "workspace_option"]
 
 
 def service(ctx: click.Context) -> Service:
@@ -29,6 +30,15 @@ def service(ctx: click.Context) -> Service:
     if "service" not in obj:
         obj["service"] = Service(obj["workspace"])
     return obj["service"]
+
+
+def resolve_id(ctx: click.Context, prefix: str, field: str = "thread_id") -> str:
+    """The full thread id for an id or a unique prefix of one (`c_17637`, or `17637`)."""
+    try:
+        return service(ctx).resolve_thread_id(prefix, field)
+    except LimpetError as exc:
+        fail(exc, ctx.find_root().obj.get("json") or ctx.params.get("as_json"))
+        raise AssertionError("unreachable") from exc  # fail exits
 
 
 def run_op(ctx: click.Context, name: str, args: dict[str, Any], human: Callable[[Any], None]) -> None:
@@ -53,8 +63,12 @@ def fail(exc: LimpetError, as_json: bool) -> None:
     else:
         where = f" ({exc.field})" if exc.field else ""
         click.echo(f"error: {exc.code}{where}: {exc.message}", err=True)
-        if exc.suggestion:
-            click.echo(f"hint: {exc.suggestion}", err=True)
+        candidates = (exc.details or {}).get("candidates")
+        if candidates:
+            click.echo("candidates:\n" + "\n".join(f"  {c}" for c in candidates), err=True)
+        hint = cli_suggestion(exc)
+        if hint:
+            click.echo(f"hint: {hint}", err=True)
     sys.exit(exc.exit_code)
 
 
@@ -74,6 +88,30 @@ def format_thread(t: dict[str, Any], full: bool = False) -> str:
         d = t["decision"]
         out.append(f"  decision by {d['decider']} ({d['decided_at']}): {d['summary']}")
     return "\n".join(out)
+
+
+def format_history(t: dict[str, Any]) -> str:
+    """What happened to a thread, oldest first (`limpet show`)."""
+    out = ["history:"]
+    for h in t.get("history") or ():
+        by = f" by {h['by']}" if h.get("by") else ""
+        out.append(f"  {h['at']}  {h['event']}{by}{_details(h)}")
+    return "\n".join(out)
+
+
+def _place(where: dict[str, Any]) -> str:
+    start, end = where.get("line_start"), where.get("line_end")
+    return f"{where.get('file')}:{start}" + (f"-{end}" if end not in (None, start) else "")
+
+
+def _details(event: dict[str, Any]) -> str:
+    """What a history event changed, briefly: moves and re-anchors say from where to where."""
+    d = event.get("details") or {}
+    if isinstance(d.get("from"), dict):
+        there = f" to {_place(d['to'])}" if isinstance(d.get("to"), dict) else ""
+        return f" (from {_place(d['from'])}{there})"
+    words = [f"{k}={v}" for k, v in sorted(d.items()) if isinstance(v, str | int | float) and len(str(v)) <= 60]
+    return f" ({', '.join(words)})" if words else ""
 
 
 def print_thread(result: dict[str, Any]) -> None:

@@ -11,39 +11,34 @@ import re
 import sys
 
 import click
-from pydantic import TypeAdapter, ValidationError
 
-from limpet.model import TAGS, InvalidArgument, LimpetError
+from limpet.model import TAGS, LimpetError
 from limpet.server.cli._app import (
     cli,
     fail,
     format_thread,
     json_option,
     print_thread,
+    resolve_id,
     run_op,
     service,
     workspace_option,
 )
-from limpet.server.operations import ThreadId
 
 __all__ = ["delete", "edit", "move", "search"]
 
-_THREAD_ID = TypeAdapter(ThreadId)
-_TARGET = re.compile(r"^(?P<file>.+?):(?P<line>\d+)$")
+_TARGET = re.compile(r"^(?P<file>.+?):(?P<start>\d+)(?:-(?P<end>\d+))?$")
 
 
-def _current_file(ctx: click.Context, thread_id: str) -> str:
-    """The thread's file now (it may have followed its code elsewhere); errors as the tools give them."""
-    as_json = ctx.params.get("as_json", False)
+def _current(ctx: click.Context, thread_id: str) -> tuple[str, str]:
+    """(full id, the thread's file now): it may have followed its code elsewhere. THREAD_ID
+    may be a unique prefix; errors as the tools give them."""
+    full = resolve_id(ctx, thread_id, "commentId")
     try:
-        try:
-            _THREAD_ID.validate_python(thread_id)  # the tools' own id rule
-        except ValidationError as exc:
-            raise InvalidArgument(exc.errors()[0]["msg"].removeprefix("Value error, "), field="commentId") from None
-        return service(ctx).get(thread_id).anchor.file
+        return full, service(ctx).get(full).anchor.file
     except LimpetError as exc:
-        fail(exc, as_json)
-        raise AssertionError("unreachable") from exc  # _fail exits
+        fail(exc, ctx.params.get("as_json", False))
+        raise AssertionError("unreachable") from exc  # fail exits
 
 
 @cli.command()
@@ -54,7 +49,7 @@ def _current_file(ctx: click.Context, thread_id: str) -> str:
 @click.pass_context
 def edit(ctx, thread_id: str, body: str, as_json: bool) -> None:
     """Replace the text of a thread's first comment (the old text stays in its history)."""
-    file = _current_file(ctx, thread_id)
+    thread_id, file = _current(ctx, thread_id)
     run_op(ctx, "edit_comment", {"commentId": thread_id, "filePath": file, "text": body}, print_thread)
 
 
@@ -66,7 +61,7 @@ def edit(ctx, thread_id: str, body: str, as_json: bool) -> None:
 @click.pass_context
 def delete(ctx, thread_id: str, yes: bool, as_json: bool) -> None:
     """Delete a thread and its replies for good (resolve keeps the history; delete does not)."""
-    file = _current_file(ctx, thread_id)
+    thread_id, file = _current(ctx, thread_id)
     if not yes:
         if not sys.stdin.isatty():
             raise click.UsageError("not deleting without --yes when no one can confirm (stdin is not a terminal)")
@@ -81,17 +76,20 @@ def delete(ctx, thread_id: str, yes: bool, as_json: bool) -> None:
 @cli.command()
 @workspace_option
 @click.argument("thread_id")
-@click.argument("target", metavar="FILE:LINE")
+@click.argument("target", metavar="FILE:START[-END]")
 @json_option
 @click.pass_context
 def move(ctx, thread_id: str, target: str, as_json: bool) -> None:
-    """Move a thread to LINE of FILE (it re-anchors there and keeps its id and history)."""
+    """Move a thread to lines START..END of FILE (without END it keeps its number of lines);
+    it re-anchors there and keeps its id and history."""
     m = _TARGET.match(target)
     if not m:
-        raise click.BadParameter("expected FILE:LINE, e.g. src/app.py:42", param_hint="TARGET")
-    file = _current_file(ctx, thread_id)
-    run_op(ctx, "move_comment", {"commentId": thread_id, "sourceFile": file, "targetFile": m["file"],
-                                 "targetLine": int(m["line"])}, print_thread)
+        raise click.BadParameter("expected FILE:START or FILE:START-END, e.g. src/app.py:42-50", param_hint="TARGET")
+    thread_id, file = _current(ctx, thread_id)
+    args = {"commentId": thread_id, "sourceFile": file, "targetFile": m["file"], "targetLine": int(m["start"])}
+    if m["end"]:
+        args["targetEndLine"] = int(m["end"])
+    run_op(ctx, "move_comment", args, print_thread)
 
 
 @cli.command()

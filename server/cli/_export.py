@@ -33,14 +33,18 @@ __all__ = ["export_cmd", "import_cmd"]
               help="Lines of code around the anchor (JSONL, Markdown).")
 @click.option("--task", type=click.Choice(TASKS), default="comments", show_default=True,
               help="JSONL shape: one comment per record, or code-before / thread / code-after pairs.")
+@click.option("--all-pairs", is_flag=True,
+              help="review-pairs: every thread, also those whose code did not change (default: changed code only).")
 @click.option("--partition-by", default="", help="Parquet only: Hive partitions, e.g. tag,status.")
 @click.option("--json", "as_json", is_flag=True, help="Print the export summary as JSON.")
 @click.pass_context
 def export_cmd(ctx, fmt, output, workspaces, file_glob, tag, status, health, author, since, context_lines, task,
-               partition_by, as_json) -> None:
+               all_pairs, partition_by, as_json) -> None:
     """Export threads as JSON, Markdown, JSONL training data or Parquet."""
     roots = list(workspaces) or [ctx.find_root().obj["workspace"]]
     try:
+        if all_pairs and task != "review-pairs":
+            raise InvalidArgument("--all-pairs goes with --task review-pairs", field="all_pairs")
         if output == "-" and not _supports_stdout(fmt):
             raise InvalidArgument(f"{fmt} is a binary format: give a file path with --output", field="output")
         services = [Service(r) for r in roots]
@@ -57,7 +61,7 @@ def export_cmd(ctx, fmt, output, workspaces, file_glob, tag, status, health, aut
                 last[0] = done
 
             result = export_workspaces(services, fmt, flt, out, context_lines=context_lines, task=task,
-                                    partition_by=partition_by, progress=progress)
+                                       all_pairs=all_pairs, partition_by=partition_by, progress=progress)
     except LimpetError as exc:
         fail(exc, as_json)
         return

@@ -10,10 +10,13 @@ from limpet.model import HEALTHS, STATUSES, TAGS
 from limpet.server.cli._app import (
     author_option,
     cli,
+    format_history,
     format_thread,
     json_option,
     print_thread,
+    resolve_id,
     run_op,
+    service,
     workspace_option,
 )
 from limpet.server.core import local_author
@@ -67,8 +70,27 @@ def list_(ctx, file, status, health, author, tag, as_json) -> None:
 @json_option
 @click.pass_context
 def show(ctx, thread_id: str, as_json: bool) -> None:
-    """Show one thread with its comments and decision."""
-    run_op(ctx, "comment_show", {"thread_id": thread_id}, print_thread)
+    """Show one thread with its comments, decision and history; for a drifted or orphaned
+    thread, also the code it was written against. THREAD_ID may be a unique prefix."""
+    thread_id = resolve_id(ctx, thread_id)
+
+    def human(result):
+        t = result["thread"]
+        click.echo(format_thread(t, full=True))
+        click.echo(format_history(t))
+        if t["health"] != "anchored":
+            click.echo(_written_against(service(ctx).get(t["id"], fresh=False)))
+
+    run_op(ctx, "comment_show", {"thread_id": thread_id}, human)
+
+
+def _written_against(thread) -> str:
+    snap = thread.written_against()
+    if snap is None:
+        return "written against: (no copy of the original code was kept)"
+    lines = snap.line_start if snap.line_start == snap.line_end else f"{snap.line_start}-{snap.line_end}"
+    code = "\n".join(f"  | {line}" for line in snap.text.splitlines())
+    return f"written against ({snap.file}:{lines}, {snap.at}):\n{code}"
 
 
 @cli.command()
@@ -79,7 +101,8 @@ def show(ctx, thread_id: str, as_json: bool) -> None:
 @json_option
 @click.pass_context
 def reply(ctx, thread_id: str, body: str, author: str | None, as_json: bool) -> None:
-    """Reply to a thread."""
+    """Reply to a thread (THREAD_ID may be a unique prefix)."""
+    thread_id = resolve_id(ctx, thread_id)
     run_op(ctx, "comment_reply", {"thread_id": thread_id, "body": body, "author": author or local_author(),
                                   "author_type": "human"}, print_thread)
 
@@ -93,7 +116,8 @@ def reply(ctx, thread_id: str, body: str, author: str | None, as_json: bool) -> 
 @json_option
 @click.pass_context
 def resolve(ctx, thread_id: str, decision: str | None, wontfix: bool, author: str | None, as_json: bool) -> None:
-    """Resolve a thread (idempotent)."""
+    """Resolve a thread (idempotent; THREAD_ID may be a unique prefix)."""
+    thread_id = resolve_id(ctx, thread_id)
     run_op(ctx, "comment_resolve", {"thread_id": thread_id, "decision": decision, "wontfix": wontfix,
                                     "author": author or local_author()}, print_thread)
 
@@ -106,6 +130,7 @@ def resolve(ctx, thread_id: str, decision: str | None, wontfix: bool, author: st
 @click.pass_context
 def reopen(ctx, thread_id: str, author: str | None, as_json: bool) -> None:
     """Reopen a resolved thread (its decision stays in the history)."""
+    thread_id = resolve_id(ctx, thread_id)
     run_op(ctx, "comment_reopen", {"thread_id": thread_id, "author": author or local_author()}, print_thread)
 
 

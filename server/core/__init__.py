@@ -17,6 +17,7 @@ from limpet.server.core._filters import ThreadFilter, is_glob
 from limpet.server.core._ids import format_time, local_author, utc_now
 from limpet.server.core._reconcile import ReconcileReport
 from limpet.server.core._review_text import MODES as REVIEW_MODES
+from limpet.server.core._review_text import REFERENCE as REVIEW_REFERENCE
 from limpet.server.core._review_text import ReviewMode
 from limpet.server.core._search import search_threads
 from limpet.server.core._service import Service
@@ -25,6 +26,7 @@ from limpet.server.core._validation import invalid_argument_from
 __all__ = [
     "EXPORT_SCHEME",
     "REVIEW_MODES",
+    "REVIEW_REFERENCE",
     "Change",
     "ChangeListener",
     "ImportReport",

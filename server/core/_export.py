@@ -46,7 +46,7 @@ class ImportReport:
 
 def export_workspaces(sources: Sequence[ItemSource], fmt: str, flt: ThreadFilter,
                       out: str | os.PathLike[str] | IO[bytes], *, context_lines: int = 3,
-                      include_source_context: bool = True, task: str = "comments",
+                      include_source_context: bool = True, task: str = "comments", all_pairs: bool = False,
                       partition_by: Sequence[str] | str = (), progress: Callable[[int], None] | None = None,
                       names: Sequence[str] | None = None) -> Any:
     """Export the matching threads of one or more workspaces (services) into one output."""
@@ -54,7 +54,7 @@ def export_workspaces(sources: Sequence[ItemSource], fmt: str, flt: ThreadFilter
 
     exporter = get_exporter(fmt)
     options = ExportOptions(context_lines=context_lines, include_source_context=include_source_context,
-                            task=task, partition_by=partition_by)  # validates every option
+                            task=task, all_pairs=all_pairs, partition_by=partition_by)  # validates every option
 
     def items() -> Iterator[ExportItem]:
         for i, source in enumerate(sources):

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from limpet.anchoring import Candidate, create_anchor
-from limpet.model import LockTimeout, Thread
+from limpet.model import DEFAULT_AUTHOR, InvalidArgument, LockTimeout, Thread, ThreadNotFound, is_thread_id
 from limpet.prompts import ToolSpec, get_prompt
 from limpet.server.core import _edits as edits
 from limpet.server.core._changes import Change, ChangeFeed, ChangeListener
@@ -150,6 +150,24 @@ class Service:
         """Files that have threads, as last anchored (no re-anchoring): for list_changed."""
         return set(self._store.by_file())
 
+    def resolve_thread_id(self, prefix: str, field: str = "thread_id") -> str:
+        """The full id of the one thread whose id starts with `prefix`, as git takes abbreviated
+        hashes (the `c_` may be left out). Ambiguous: INVALID_ARGUMENT listing the candidates;
+        none: THREAD_NOT_FOUND; not an id's beginning: INVALID_ARGUMENT."""
+        text = prefix.strip()
+        wanted = text if text.startswith("c_") else f"c_{text}"
+        if not is_thread_id(wanted):
+            raise InvalidArgument("Invalid thread ID format", field=field, details={"thread_id": prefix})
+        if self._store.exists(wanted):
+            return wanted
+        found = sorted(t.id for t in self._store.all() if t.id.startswith(wanted))
+        if len(found) == 1:
+            return found[0]
+        if not found:
+            raise ThreadNotFound(f"No thread id starts with {wanted}", field=field, details={"thread_id": prefix})
+        raise InvalidArgument(f"{len(found)} threads have ids starting with {wanted}: give more digits", field=field,
+                              details={"thread_id": prefix, "candidates": found[:20], "count": len(found)})
+
     def get(self, thread_id: str, *, fresh: bool = True) -> Thread:
         thread = self._store.get(thread_id)
         if fresh and self._reconciler.stale([thread]):
@@ -159,7 +177,7 @@ class Service:
 
     # -- writing --------------------------------------------------------------------------
     def add(self, file: str, line_start: int, line_end: int, body: str, *, tag: str = "NOTE",
-            author: str = "agent", author_type: str = "agent", ai_meta: dict[str, Any] | None = None,
+            author: str = DEFAULT_AUTHOR, author_type: str = "agent", ai_meta: dict[str, Any] | None = None,
             start_character: int = 0, end_character: int = 0) -> Thread:
         rel = self._ws.normalize(file)
         source = self._ws.read(rel)
@@ -184,7 +202,7 @@ class Service:
                     sources[rel] = self._ws.read(rel)
                 anchor = create_anchor(rel, sources[rel], spec["line_start"], spec["line_end"])
                 threads.append(edits.new_thread(
-                    self._unused_id(), anchor, spec["body"], spec.get("tag", "NOTE"), spec.get("author", "agent"),
+                    self._unused_id(), anchor, spec["body"], spec.get("tag", "NOTE"), spec.get("author", DEFAULT_AUTHOR),
                     spec.get("author_type", "agent"), spec.get("ai_meta"), spec.get("created_at") or utc_now()))
             self._store.put_many(threads)
         self._written(threads)
@@ -196,19 +214,19 @@ class Service:
             thread_id = new_thread_id()
         return thread_id
 
-    def reply(self, thread_id: str, body: str, *, author: str = "agent", author_type: str = "agent") -> Thread:
+    def reply(self, thread_id: str, body: str, *, author: str = DEFAULT_AUTHOR, author_type: str = "agent") -> Thread:
         return self._update(thread_id, lambda t, now: edits.replied(t, body, author, author_type, now))
 
     def resolve(self, thread_id: str, *, decision: str | None = None, wontfix: bool = False,
-                decider: str = "agent") -> Thread:
+                decider: str = DEFAULT_AUTHOR) -> Thread:
         """Idempotent: resolving a resolved thread changes nothing and keeps resolved_at."""
         return self._update(thread_id, lambda t, now: edits.resolved(t, decision, wontfix, decider, now))
 
-    def reopen(self, thread_id: str, *, by: str = "agent") -> Thread:
+    def reopen(self, thread_id: str, *, by: str = DEFAULT_AUTHOR) -> Thread:
         """Reopening keeps the earlier decision: it stays on the thread and in its history."""
         return self._update(thread_id, lambda t, now: edits.reopened(t, by, now))
 
-    def edit(self, thread_id: str, body: str, *, by: str = "agent") -> Thread:
+    def edit(self, thread_id: str, body: str, *, by: str = DEFAULT_AUTHOR) -> Thread:
         return self._update(thread_id, lambda t, now: edits.edited(t, body, by, now))
 
     def delete(self, thread_id: str) -> Thread:
@@ -218,16 +236,19 @@ class Service:
         self._written([thread])
         return thread
 
-    def move(self, thread_id: str, file: str, line: int, *, by: str = "agent") -> Thread:
-        """Re-anchor a thread at `line` of `file` (keeping its span of lines); it keeps its id,
-        comments and history. Errors name `thread_id`, `file` and `line_start`."""
+    def move(self, thread_id: str, file: str, line: int, *, line_end: int | None = None,
+             by: str = DEFAULT_AUTHOR) -> Thread:
+        """Re-anchor a thread at lines `line`..`line_end` of `file` (without `line_end`: keeping
+        its span of lines); it keeps its id, comments and history. Errors name `thread_id`,
+        `file`, `line_start` and `line_end`."""
         rel = self._ws.normalize(file)
         source = self._ws.read(rel)
         with self._store.transaction():
             thread = self._store.get(thread_id)
             span = max(0, thread.anchor.line_end - thread.anchor.line_start)
             lines = source.count(b"\n") + (0 if source.endswith(b"\n") or not source else 1)
-            anchor = create_anchor(rel, source, line, min(line + span, max(lines, line)))
+            end = line_end if line_end is not None else min(line + span, max(lines, line))
+            anchor = create_anchor(rel, source, line, end)
             moved = edits.moved(thread, anchor, by, utc_now())
             self._store.put(moved)
         self._written([moved], thread.anchor.file)

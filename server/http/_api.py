@@ -7,8 +7,9 @@ request at a time touches the service, whichever door it came through.
     GET  /api/file?path=       one file's text (same path rules as the tools)
     GET  /api/review           the current review, references re-anchored
     POST /api/selection        the page reports its selection (get_selection reads it)
-    GET  /api/events           Server-Sent Events: `change` {"files": [...]}
-    GET  /api/info             workspace name, default author, tool groups
+    GET  /api/events           Server-Sent Events: `change` {"files", "saved", "store", "review"}
+    GET  /api/info             workspace name, default author, tool groups, tags, statuses, open event streams
+    (/api/view, /api/summary, /api/review/view: the page's rendered views, _page_api.py)
 
 Errors are {"error": {code, message, field, details, suggestion}} with an HTTP status.
 """
@@ -24,13 +25,13 @@ from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
-from limpet.model import InternalError, InvalidArgument, LimpetError
+from limpet.model import STATUSES, TAGS, InternalError, InvalidArgument, LimpetError
 from limpet.server.core import local_author
 from limpet.server.http._events import EventHub
 from limpet.server.mcp import McpApp
 from limpet.server.operations import invoke
 
-__all__ = ["api_routes", "error_response", "json_response", "read_json", "run"]
+__all__ = ["api_routes", "error_response", "guarded", "json_response", "read_json", "run"]
 
 log = logging.getLogger("limpet.http")
 
@@ -69,7 +70,7 @@ async def run(mcp: McpApp, fn: Callable[[], Any]) -> Any:
         raise InternalError("Internal error") from None
 
 
-def _guarded(handler: Callable[[Request], Any]) -> Callable[[Request], Any]:
+def guarded(handler: Callable[[Request], Any]) -> Callable[[Request], Any]:
     async def endpoint(request: Request) -> Response:
         try:
             return await handler(request)
@@ -108,14 +109,16 @@ def api_routes(mcp: McpApp, hub: EventHub) -> list[Route]:
 
     async def info(request: Request) -> Response:
         return json_response({"workspace": svc.workspace_name, "root": str(svc.root), "author": local_author(),
-                              "groups": sorted({o.group for o in mcp.ops.values()})})
+                              "groups": sorted({o.group for o in mcp.ops.values()}), "tags": list(TAGS),
+                              "statuses": list(STATUSES),
+                              "streams": hub.streams})
 
     return [
-        Route("/api/ops/{operation}", _guarded(op), methods=["POST"]),
-        Route("/api/files", _guarded(files), methods=["GET"]),
-        Route("/api/file", _guarded(file), methods=["GET"]),
-        Route("/api/review", _guarded(review), methods=["GET"]),
-        Route("/api/selection", _guarded(selection), methods=["POST"]),
+        Route("/api/ops/{operation}", guarded(op), methods=["POST"]),
+        Route("/api/files", guarded(files), methods=["GET"]),
+        Route("/api/file", guarded(file), methods=["GET"]),
+        Route("/api/review", guarded(review), methods=["GET"]),
+        Route("/api/selection", guarded(selection), methods=["POST"]),
         Route("/api/events", events, methods=["GET"]),
-        Route("/api/info", _guarded(info), methods=["GET"]),
+        Route("/api/info", guarded(info), methods=["GET"]),
     ]

@@ -2,7 +2,7 @@
 
     /mcp                 MCP Streamable HTTP (the official SDK app, over the same McpApp)
     /mcp/initialize ...  plain JSON endpoints for tools (_tool_routes.py)
-    /api/...             the web page's JSON API (_api.py)
+    /api/...             the web page's JSON API (_api.py) and rendered views (_page_api.py)
     /, /static/...       the web page (files shipped in this package's static/ folder)
 
 All of it behind one gate (_security.py): loopback by default with Host/Origin checks,
@@ -22,7 +22,6 @@ from importlib import resources
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
-import orjson
 import uvicorn
 from mcp.server.transport_security import TransportSecuritySettings
 from starlette.applications import Starlette
@@ -33,11 +32,13 @@ from starlette.routing import Mount, Route
 from limpet.server.core import Service
 from limpet.server.http._api import api_routes
 from limpet.server.http._events import EventHub
+from limpet.server.http._page_api import page_routes
+from limpet.server.http._render import highlight_css
 from limpet.server.http._security import DEFAULT_MAX_BODY, Guard, is_loopback
 from limpet.server.http._tool_routes import tool_routes
-from limpet.server.mcp import McpApp, build_mcp
+from limpet.server.mcp import HOSTS, McpApp, build_mcp, host_config
 
-__all__ = ["build_app", "serve_http", "bind_socket", "HttpServer", "PORT_RANGE", "client_config"]
+__all__ = ["build_app", "serve_http", "bind_socket", "HttpServer", "PORT_RANGE"]
 
 log = logging.getLogger("limpet.http")
 PORT_RANGE = range(9960, 9991)
@@ -58,13 +59,15 @@ def _version() -> str:
 
 
 def _static_files() -> dict[str, tuple[bytes, str]]:
-    """The page's files, read once from the package: only these names are ever served."""
+    """The page's files, read once from the package, and the code colours generated from
+    Pygments' styles: only these names are ever served."""
     folder = resources.files("limpet.server.http").joinpath("static")
     out = {}
     for entry in folder.iterdir():
         suffix = "." + entry.name.rsplit(".", 1)[-1] if "." in entry.name else ""
         if entry.is_file() and suffix in _TYPES:
             out[entry.name] = (entry.read_bytes(), _TYPES[suffix])
+    out["highlight.css"] = (highlight_css().encode(), _TYPES[".css"])
     return out
 
 
@@ -111,7 +114,7 @@ def build_app(mcp: McpApp, *, loopback: bool = True, token: str | None = None,
                     with contextlib.suppress(OSError):
                         mcp.service.clear_selection()  # no page is open any more
 
-    routes = [*api_routes(mcp, hub), *tool_routes(mcp, _version()), *_page_routes(), Mount("/", app=sdk_app)]
+    routes = [*api_routes(mcp, hub), *page_routes(mcp), *tool_routes(mcp, _version()), *_page_routes(), Mount("/", app=sdk_app)]
     app = Starlette(routes=routes, lifespan=lifespan)
     return Guard(app, loopback=loopback, token=token, max_body=max_body)
 
@@ -162,21 +165,16 @@ def _url_host(host: str) -> str:
     return f"[{host}]" if ":" in host else host
 
 
-def client_config(url: str, token: str | None) -> dict[str, Any]:
-    server: dict[str, Any] = {"type": "http", "url": url}
-    if token:
-        server["headers"] = {"Authorization": f"Bearer {token}"}
-    return {"mcpServers": {"limpet": server}}
-
-
 def _banner(workspace: str, base: str, token: str | None, generated: bool) -> str:
     page = f"{base}/?token={token}" if token else f"{base}/"
     lines = [f"limpet: serving {workspace}", f"  web page:     {page}", f"  MCP endpoint: {base}/mcp"]
     if token:
         lines.append(f"  token:        {token}" + ("  (generated; set --token or LIMPET_TOKEN to choose one)"
                                                  if generated else ""))
-    lines += ["MCP client config (paste into your client's settings):",
-              orjson.dumps(client_config(f"{base}/mcp", token), option=orjson.OPT_INDENT_2).decode()]
+    hosts = "|".join(h for h in HOSTS if h != "claude-desktop")  # Claude Desktop's file takes stdio only
+    example = host_config("claude-code", url=f"{base}/mcp", token=token)
+    lines += [f"MCP hosts: `limpet mcp-config --host {hosts} --http {base}` prints the config yours takes.",
+              f"For Claude Code ({example.where}):", example.text.rstrip("\n")]
     return "\n".join(lines)
 
 

@@ -73,6 +73,22 @@ def _tool_of(op: Operation) -> types.Tool:
     )
 
 
+class _Server(Server[Any]):
+    """The SDK's server, advertising what limpet sends on every transport. The Streamable HTTP
+    session manager answers `initialize` from `create_initialization_options()` called with no
+    arguments (stdio passes its options itself), which would advertise
+    `resources.listChanged: false` while list_changed notifications are sent."""
+
+    def __init__(self, *args: Any, notification_options: NotificationOptions, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.notification_options = notification_options
+
+    def create_initialization_options(self, notification_options: NotificationOptions | None = None,
+                                      *args: Any, **kwargs: Any) -> Any:
+        return super().create_initialization_options(notification_options or self.notification_options,
+                                                     *args, **kwargs)
+
+
 class McpApp:
     """One MCP server over one service; `handlers` collects the low-level callbacks."""
 
@@ -134,7 +150,8 @@ class McpApp:
             ver = version("limpet")
         except PackageNotFoundError:  # running from a source tree
             ver = "0"
-        return Server(SERVER_NAME, version=ver, instructions=INSTRUCTIONS, lifespan=self.lifespan, **self.handlers)
+        return _Server(SERVER_NAME, version=ver, instructions=INSTRUCTIONS, lifespan=self.lifespan,
+                       notification_options=self.notification_options, **self.handlers)
 
 
 IDLE_FLUSH_SECONDS = 0.5

@@ -122,7 +122,7 @@ def resolve_feedback(svc: Service, a: ResolveFeedbackArgs) -> dict[str, Any]:
             return {"resolved": False, "error": "Thread not found"}
         if thread.status != "open":
             return {"resolved": False, "error": "Thread not found"}
-        svc.resolve(a.threadId, decider="agent")
+        svc.resolve(a.threadId)
         return {"resolved": True, "threadId": a.threadId}
 
     return _in_feedback_words(resolve)

@@ -15,7 +15,7 @@ from typing import Annotated, Any
 from pydantic import AfterValidator, BaseModel, Field, WithJsonSchema
 
 from limpet.exporters import ExportFormat
-from limpet.model import Thread
+from limpet.model import DEFAULT_AUTHOR, Thread
 from limpet.server.core import Service, ThreadFilter, format_time, search_threads
 from limpet.server.operations._fields import Args, Body, FilePath, TagName, ThreadId, ThreadOut
 from limpet.server.operations._paging import MAX_PAGE, Cursor, PageLimit, after, next_cursor, page_of
@@ -35,7 +35,7 @@ class AddCommentArgs(Args):
     line: Line
     text: Body
     tag: TagName
-    author: str = Field("ai", min_length=1, max_length=200, description="Author name (e.g. 'claude', 'gpt-4', 'user')")
+    author: str = Field(DEFAULT_AUTHOR, min_length=1, max_length=200, description="Author name (e.g. 'claude', 'gpt-4', 'user')")
     aiMeta: AiMeta | None = Field(None, description="Optional AI metadata")
 
 
@@ -103,6 +103,7 @@ class MoveCommentArgs(Args):
     targetFile: FilePath
     commentId: ThreadId
     targetLine: Line
+    targetEndLine: Line | None = Field(None, description="Last line of the new range (default: keep the thread's span)")
 
 
 class ExportOptionsArgs(Args):
@@ -162,7 +163,7 @@ def _comment_result(t: Thread) -> dict[str, Any]:
 
 # How the service's argument names are spelled by these tools (errors name the tool's words).
 _NAMES = {"file": "filePath", "line_start": "line", "line_end": "line", "thread_id": "commentId"}
-_MOVE_NAMES = {"file": "targetFile", "line_start": "targetLine", "line_end": "targetLine", "thread_id": "commentId"}
+_MOVE_NAMES = {"file": "targetFile", "line_start": "targetLine", "line_end": "targetEndLine", "thread_id": "commentId"}
 
 
 @operation(group="paired", args=AddCommentArgs, result=CommentResult, title="Add a paired comment", renames=_NAMES)
@@ -244,7 +245,7 @@ def move_comment(svc: Service, a: MoveCommentArgs) -> dict:
     could not follow). It re-anchors at the new place and keeps its id, comments and history.
     Errors: THREAD_NOT_FOUND, FILE_NOT_FOUND, INVALID_ANCHOR."""
     svc.normalize(a.sourceFile, "sourceFile")
-    moved = svc.move(a.commentId, a.targetFile, a.targetLine)
+    moved = svc.move(a.commentId, a.targetFile, a.targetLine, line_end=a.targetEndLine)
     origin = moved.history[-1].details["from"]
     return {**_comment_result(moved), "movedFrom": {"filePath": origin["file"], "line": origin["line_start"]}}
 

@@ -7,6 +7,7 @@ from typing import Annotated
 
 from pydantic import BaseModel, Field
 
+from limpet.model import DEFAULT_AUTHOR
 from limpet.server.core import Service, ThreadFilter
 from limpet.server.operations._fields import (
     Args,
@@ -34,7 +35,7 @@ class CommentAddArgs(Args):
     line_end: Line
     body: Body
     tag: TagName = Field("NOTE", description="Category of the thread")
-    author: AuthorName = "agent"
+    author: AuthorName = DEFAULT_AUTHOR
     author_type: AuthorTypeName = "agent"
 
 
@@ -55,7 +56,7 @@ class CommentShowArgs(Args):
 class CommentReplyArgs(Args):
     thread_id: ThreadId
     body: Body
-    author: AuthorName = "agent"
+    author: AuthorName = DEFAULT_AUTHOR
     author_type: AuthorTypeName = "agent"
 
 
@@ -63,12 +64,12 @@ class CommentResolveArgs(Args):
     thread_id: ThreadId
     decision: str | None = Field(None, min_length=1, max_length=10_000, description="What was decided (kept even if the thread is reopened later)")
     wontfix: bool = Field(False, description="Close as won't fix instead of resolved")
-    author: AuthorName = Field("agent", description="Who decides")
+    author: AuthorName = Field(DEFAULT_AUTHOR, description="Who decides")
 
 
 class CommentReopenArgs(Args):
     thread_id: ThreadId
-    author: AuthorName = "agent"
+    author: AuthorName = DEFAULT_AUTHOR
 
 
 class CommentReconcileArgs(Args):

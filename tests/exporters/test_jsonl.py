@@ -15,6 +15,8 @@ PAIR_TOP = ["prompt", "completion", "before", "thread", "after", "decision", "me
 
 
 def _export(items, **opts) -> bytes:
+    if opts.get("task") == "review-pairs":
+        opts.setdefault("all_pairs", True)  # every thread; the default keeps changed code only
     buf = io.BytesIO()
     result = get_exporter("jsonl").write(iter(items), buf, ExportOptions(**opts))
     assert result.count == len(items) and result.bytes_written == len(buf.getvalue())
@@ -122,6 +124,30 @@ def test_review_pairs(items):
         "code": None, "file": "src/legacy.py", "line_start": 1, "line_end": 2, "at": None, "origin": "gone",
     }  # fmt: skip
     assert gone["completion"] == ""
+
+
+def test_review_pairs_keep_only_threads_whose_code_changed_by_default(items):
+    every = _by_id(_records(items, task="review-pairs"))
+    buf = io.BytesIO()
+    result = get_exporter("jsonl").write(iter(items), buf, ExportOptions(task="review-pairs"))
+    kept = _by_id(orjson.loads(line) for line in buf.getvalue().splitlines())
+    assert result.count == len(kept) < len(every)
+    assert set(kept) == {"c_1763790000000020", "c_1763790000000040"}  # fixed, and code gone
+    for tid, record in every.items():
+        assert (tid in kept) == (record["before"]["code"] != record["after"]["code"]), tid
+        if tid in kept:
+            assert kept[tid] == record
+
+
+def test_review_pairs_ignore_trailing_whitespace_as_a_change(items):
+    from limpet.exporters._jsonl import code_changed
+
+    def pair(before, after):
+        return {"before": {"code": before}, "after": {"code": after}}
+
+    assert not code_changed(pair("x = 1\n", "x = 1   \r\n"))
+    assert code_changed(pair("x = 1", "x = 2"))
+    assert code_changed(pair("x = 1", None))  # the code is gone
 
 
 def test_review_pairs_current_code_is_stamped_with_exported_at(items):

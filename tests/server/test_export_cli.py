@@ -61,10 +61,26 @@ def test_jsonl_to_stdout_one_object_per_line(limpet_cmd, populated):
 
 def test_review_pairs_carry_code_before_and_after_and_the_decision(limpet_cmd, populated):
     proc = run(limpet_cmd, populated, "export", "--format", "jsonl", "-o", "-", "--task", "review-pairs",
-               "--status", "resolved")
+               "--status", "resolved", "--all-pairs")
     (record,) = [json.loads(line) for line in proc.stdout.decode().splitlines()]
     assert "validate_token" in json.dumps(record["before"])
     assert record["decision"]["summary"] == "Added expiry check"
+
+
+def test_review_pairs_are_only_threads_whose_code_changed_unless_all_pairs(limpet_cmd, populated):
+    def pairs(*extra):
+        proc = run(limpet_cmd, populated, "export", "--format", "jsonl", "-o", "-", "--task", "review-pairs", *extra)
+        return [json.loads(line) for line in proc.stdout.decode().splitlines()]
+
+    assert pairs() == []  # nobody changed any code: every pair would be a no-op
+    assert len(pairs("--all-pairs")) == 3
+    go = populated / "main.go"
+    go.write_text(go.read_text().replace("return nil", "return validate(s.port)"))
+    (changed,) = pairs()
+    assert changed["before"]["code"] != changed["completion"]
+    assert "validate(s.port)" in changed["completion"] and changed["metadata"]["file"] == "main.go"
+    refused = run(limpet_cmd, populated, "export", "--format", "jsonl", "-o", "-", "--all-pairs", check=False)
+    assert refused.returncode == 2 and b"--all-pairs goes with --task review-pairs" in refused.stderr
 
 
 def test_parquet_of_two_workspaces_queried_by_duckdb_and_polars(limpet_cmd, populated, tmp_path):

@@ -40,6 +40,16 @@ async def test_tools_are_served_over_streamable_http_through_the_same_service(wo
         assert json.loads(reply["status"])["thread"]["id"] == thread_id
 
 
+async def test_capabilities_over_http_advertise_the_list_changed_notifications_it_sends(workspace):
+    with http_server(workspace) as base:
+        async with httpx2.AsyncClient(timeout=30) as http:
+            async with streamable_http_client(f"{base}/mcp", http_client=http) as (read, write):
+                async with ClientSession(read, write) as s:
+                    init = await s.initialize()
+    resources = init.capabilities.resources
+    assert resources is not None and resources.list_changed is True and resources.subscribe is True
+
+
 async def test_errors_are_tool_results_with_is_error(workspace):
     with http_server(workspace) as base:
         async with session(base) as s:

@@ -127,6 +127,8 @@ def test_serve_http_without_port_prints_url_and_client_config(limpet_cmd, worksp
     try:
         url = re.search(r"web page:\s+(http://127\.0\.0\.1:(\d+))/", out)
         assert url and int(url.group(2)) in PORT_RANGE, out
+        assert f"limpet mcp-config --host claude-code|cursor|vscode|codex --http {url.group(1)}" in out
+        assert "For Claude Code (.mcp.json" in out
         config = json.loads(out[out.index("{"):])
         assert config == {"mcpServers": {"limpet": {"type": "http", "url": f"{url.group(1)}/mcp"}}}
         assert _wait_up(f"{url.group(1)}/mcp/status").json()["result"]["status"] == "running"

@@ -1,129 +1,44 @@
 """The web page in a real Chromium (Playwright): load, navigate, add, reply, resolve, reopen, filters,
-live updates from an MCP call, review references, selection → get_selection, drift and orphans.
+live updates from an MCP call and another process, review references, selection → get_selection,
+drift and orphans, rendered markdown, the light and dark screenshots for the README.
 
-Never skipped: the fixture installs Debian's chromium when it is missing (CI runs as root)."""
+More (tabs, keyboard, dark mode, editor saves, orphans): test_web_page_more.py."""
 
 from __future__ import annotations
 
-import asyncio
-import json
-import os
-import shutil
+import re
 import subprocess
-import threading
-from pathlib import Path
+import time
 
-import anyio
-import httpx
-import pytest
-from playwright.sync_api import expect, sync_playwright
-from support import http_server
-
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
-ROOT = Path(__file__).resolve().parents[2]
-# The test artifact (git-ignored); LIMPET_UPDATE_DOCS=1 also refreshes the README's copy.
-SCREENSHOT = ROOT / "test-artifacts" / "screenshot.png"
-DOCS_SCREENSHOT = ROOT / "docs" / "screenshot.png"
-
-
-def _install_chromium() -> None:
-    env = {"DEBIAN_FRONTEND": "noninteractive", "PATH": "/usr/sbin:/usr/bin:/sbin:/bin"}
-    apt = shutil.which("apt-get") or "apt-get"
-    if subprocess.run([apt, "install", "-y", "chromium"], env=env, capture_output=True).returncode != 0:
-        subprocess.run([apt, "update"], env=env, check=True, capture_output=True)
-        subprocess.run([apt, "install", "-y", "chromium"], env=env, check=True, capture_output=True)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    """One Chromium for this module, stopped when the module's tests are done.
-
-    Module scope, not session: while Playwright's sync API is open it keeps its own asyncio
-    loop marked as the main thread's running loop between calls (playwright/_impl/_greenlets.py,
-    wait_for_future), so any later async test in this process (the anyio plugin runs them on an
-    asyncio.Runner in the main thread) would fail with "Cannot run the event loop while another
-    loop is running" / "Runner is closed". Leaving the `with` block stops the dispatcher and
-    clears it; the assertion makes a regression loud here rather than in another module."""
-    if not Path(CHROMIUM).exists():
-        _install_chromium()
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield browser
-        browser.close()
-    assert asyncio._get_running_loop() is None, "Playwright left its event loop running in the main thread"
-
-
-@pytest.fixture
-def site(workspace):
-    with http_server(workspace) as base:
-        yield base
-
-
-@pytest.fixture
-def page(browser, site):
-    context = browser.new_context(viewport={"width": 1400, "height": 860})
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    yield page
-    context.close()
-    assert not errors, errors
-
-
-def open_page(page, site, hash_=""):
-    page.goto(f"{site}/{hash_}")
-    page.wait_for_selector("body[data-ready=true]")
-    expect(page.locator("#live")).to_have_text("● live")
-
-
-def seed_call(site: str, tool: str, args: dict) -> dict:
-    reply = httpx.post(f"{site}/mcp/{tool}", json=args).json()
-    assert reply["error"] is None, reply
-    return json.loads(reply["status"])
-
-
-def mcp_call(site: str, tool: str, args: dict) -> dict:
-    """One tool call with the official MCP client over Streamable HTTP (an agent, elsewhere)."""
-    from mcp.client.session import ClientSession
-    from mcp.client.streamable_http import streamable_http_client
-
-    out: dict = {}
-
-    async def main():
-        async with streamable_http_client(f"{site}/mcp") as (read, write), ClientSession(read, write) as s:
-            await s.initialize()
-            out["result"] = await s.call_tool(tool, args)
-
-    worker = threading.Thread(target=anyio.run, args=(main,))  # Playwright's sync API owns this thread
-    worker.start()
-    worker.join(30)
-    result = out["result"]
-    assert not result.is_error, result
-    return result.structured_content
-
-
-def thread_card(page, text):
-    return page.locator("article.thread", has_text=text)
+from page_support import (
+    mcp_call,
+    open_page,
+    record,
+    screenshot,
+    seed_call,
+    thread_card,
+    wait_visible,
+    watched_page,
+)
+from playwright.sync_api import expect
 
 
 def test_load_shows_the_tree_with_thread_counts(page, site):
     seed_call(site, "comment_add", {"file": "src/auth.py", "line_start": 10, "line_end": 14, "body": "Expiry?"})
     open_page(page, site)
-    button = page.locator('button.file[data-path="src/auth.py"]')
+    button = page.locator('a.file[data-path="src/auth.py"]')
     expect(button).to_be_visible()
     expect(button.locator(".count")).to_have_text("1")
-    expect(page.locator('button.file[data-path="PLAN.md"]')).to_be_visible()
+    expect(page.locator('a.file[data-path="PLAN.md"]')).to_be_visible()
 
 
 def test_navigate_to_a_file_shows_code_and_threads_beside_their_lines(page, site):
     seed_call(site, "comment_add", {"file": "src/auth.py", "line_start": 10, "line_end": 14, "body": "Expiry?"})
     open_page(page, site)
-    page.locator('button.file[data-path="src/auth.py"]').click()
+    page.locator('a.file[data-path="src/auth.py"]').click()
     expect(page.locator("#file-title")).to_have_text("src/auth.py")
     expect(page.locator("#L10 .src")).to_have_text("    def validate_token(self, token):")
-    expect(page.locator("#L10 .tok-keyword").first).to_have_text("def")
+    expect(page.locator("#L10 .k").first).to_have_text("def")  # Pygments, on the server
     expect(page.locator('.threads-at[data-after="14"] article.thread')).to_contain_text("Expiry?")
     assert "#src%2Fauth.py" in page.url
 
@@ -148,7 +63,12 @@ def test_add_a_thread_by_selecting_lines_then_reply_resolve_and_reopen(page, sit
 
     card.get_by_label("Decision").fill("Check exp claim")
     card.get_by_role("button", name="Resolve").click()
-    expect(page.locator("article.thread.status-resolved")).to_contain_text("Decision (resolved)")
+    resolved = page.locator("article.thread.status-resolved")
+    expect(resolved).to_have_class(re.compile(r"\bcollapsed\b"))
+    expect(resolved).to_contain_text("✓ Check exp claim")  # collapsed: the decision in one line
+    expect(resolved.locator(".comments")).to_have_count(0)
+    resolved.get_by_role("button", name="Expand thread").click()
+    expect(resolved).to_contain_text("Decision (resolved)")
     assert seed_call(site, "comment_show", {"thread_id": thread["id"]})["thread"]["decision"]["summary"] == "Check exp claim"
 
     page.locator("article.thread.status-resolved").get_by_role("button", name="Reopen").click()
@@ -177,14 +97,26 @@ def test_a_thread_added_by_an_agent_over_mcp_appears_without_reload(page, site):
     expect(page.locator("article.thread")).to_have_count(0)
     mcp_call(site, "comment_add", {"file": "src/auth.py", "line_start": 17, "line_end": 18, "body": "Agent says hi"})
     expect(thread_card(page, "Agent says hi")).to_be_visible(timeout=10_000)
-    expect(page.locator('button.file[data-path="src/auth.py"] .count')).to_have_text("1")
+    expect(page.locator('a.file[data-path="src/auth.py"] .count')).to_have_text("1")
 
 
-def test_a_change_by_another_process_appears_without_reload(page, site, workspace, limpet_cmd):
+def test_a_change_by_another_process_appears_within_two_seconds(page, site, workspace, limpet_cmd):
     open_page(page, site, "#PLAN.md")
-    subprocess.run([*limpet_cmd, "--workspace", str(workspace), "add", "PLAN.md:1", "From the CLI"], check=True,
-                   capture_output=True)
-    expect(thread_card(page, "From the CLI")).to_be_visible(timeout=10_000)
+    threads = workspace / ".limpet" / "threads"
+    before = set(threads.iterdir()) if threads.exists() else set()
+    started = time.monotonic()  # a real second process
+    cli = subprocess.Popen([*limpet_cmd, "--workspace", str(workspace), "add", "PLAN.md:1", "From the CLI"],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    while not (threads.exists() and set(threads.iterdir()) - before):  # the moment its thread is on disk
+        assert cli.poll() in (None, 0) and time.monotonic() - started < 60
+        time.sleep(0.005)
+    written = time.monotonic()
+    wait_visible(thread_card(page, "From the CLI"), timeout=2.0)
+    visible = time.monotonic()
+    assert cli.wait(60) == 0
+    record("cli_thread_written_to_card_visible_s", visible - written)
+    record("cli_process_start_to_card_visible_s", visible - started)
+    expect(page.locator('a.file[data-path="PLAN.md"] .count')).to_have_text("1")
 
 
 def test_review_references_navigate_to_the_current_code(page, site, workspace):
@@ -192,7 +124,7 @@ def test_review_references_navigate_to_the_current_code(page, site, workspace):
     auth = workspace / "src/auth.py"
     auth.write_text("# header\n# header\n" + auth.read_text())  # the reference now points at line 12
     open_page(page, site)
-    ref = page.locator("#review button.ref")
+    ref = page.locator("#review a.ref")
     expect(ref).to_contain_text("src/auth.py:10")
     expect(ref).to_contain_text("→ src/auth.py:12")
     ref.click()
@@ -204,7 +136,7 @@ def test_review_references_navigate_to_the_current_code(page, site, workspace):
 def test_review_updates_live_and_orphaned_references_are_marked(page, site):
     open_page(page, site)
     mcp_call(site, "present_review", {"content": "Gone: [`src/nope.py:3`][]", "baseUri": "."})
-    expect(page.locator("#review button.ref.health-orphaned")).to_have_text("src/nope.py:3", timeout=10_000)
+    expect(page.locator("#review a.ref.health-orphaned")).to_have_text("src/nope.py:3", timeout=10_000)
 
 
 def test_selecting_text_in_the_page_is_what_get_selection_returns(page, site):
@@ -233,41 +165,76 @@ def test_selecting_text_in_the_page_is_what_get_selection_returns(page, site):
     assert mcp_call(site, "get_selection", {})["selection"] is None
 
 
-def test_drifted_and_orphaned_threads_look_different_and_orphans_are_listed(page, site, workspace):
-    seed_call(site, "comment_add", {"file": "src/auth.py", "line_start": 10, "line_end": 14, "body": "Drifts"})
-    seed_call(site, "comment_add", {"file": "src/auth.py", "line_start": 17, "line_end": 18, "body": "Goes away"})
-    seed_call(site, "comment_add", {"file": "src/auth.py", "line_start": 4, "line_end": 4, "body": "Stays"})
+def _drifted_and_orphaned(site, workspace):
+    seed_call(site, "comment_add", {"file": "src/auth.py", "line_start": 10, "line_end": 14, "tag": "TODO",
+                                    "body": "Check **expiry** as well:\n\n- the `exp` claim\n- clock skew"})
+    seed_call(site, "comment_add", {"file": "src/auth.py", "line_start": 17, "line_end": 18, "body": "Goes away",
+                                    "tag": "QUESTION"})
+    seed_call(site, "comment_add", {"file": "src/auth.py", "line_start": 4, "line_end": 4, "body": "Stays",
+                                    "tag": "STAR"})
+    done = seed_call(site, "comment_add", {"file": "src/auth.py", "line_start": 7, "line_end": 8, "tag": "FIXME",
+                                           "body": "Keep only a hash of the secret"})
+    seed_call(site, "comment_resolve", {"thread_id": done["thread"]["id"], "decision": "Hashed in the constructor"})
     seed_call(site, "present_review", {"content": "# Review of auth\n\n## Findings\n\n- Expiry is not checked in "
                                        "[`src/auth.py:10`][]\n- `helper` is unused: [`src/auth.py:17`][]\n",
                                        "baseUri": "."})
     auth = workspace / "src/auth.py"
     auth.write_text(auth.read_text().replace("if not token:", "if not token or token.expired:")
                     .replace("def helper(x):\n    return x * 2\n", ""))
+
+
+def test_drifted_and_orphaned_threads_look_different_and_show_their_original_code(page, site, workspace):
+    _drifted_and_orphaned(site, workspace)
     open_page(page, site, "#src%2Fauth.py")
-    expect(page.locator("article.thread.health-drifted")).to_contain_text("Drifts")
-    expect(page.locator("article.thread.health-drifted")).to_contain_text("drifted")
-    expect(page.locator("#file-orphans article.thread.health-orphaned")).to_contain_text("Goes away")
+    drifted = page.locator("article.thread.health-drifted")
+    expect(drifted).to_contain_text("drifted")
+    expect(drifted.locator(".md strong")).to_have_text("expiry")  # markdown, rendered
+    expect(drifted.locator(".md li")).to_have_count(2)
+    expect(drifted.locator(".written-against")).to_contain_text("Written against src/auth.py:10–14")
+    expect(drifted.locator(".written-against .snip-row").nth(1)).to_contain_text("if not token:")
+    orphan = page.locator("#file-orphans article.thread.health-orphaned")
+    expect(orphan).to_contain_text("Goes away")
+    expect(orphan.locator(".written-against")).to_contain_text("def helper(x):")
     expect(page.locator("#orphans")).to_contain_text("src/auth.py:17")
-    expect(page.locator("article.thread.health-anchored")).to_contain_text("Stays")
-    expect(page.locator("#review button.ref.health-orphaned")).to_have_count(1)
-    SCREENSHOT.parent.mkdir(exist_ok=True)
-    page.screenshot(path=str(SCREENSHOT))
-    assert SCREENSHOT.stat().st_size > 10_000
-    if os.environ.get("LIMPET_UPDATE_DOCS") == "1":
-        shutil.copyfile(SCREENSHOT, DOCS_SCREENSHOT)
+    expect(page.locator("article.thread.health-anchored.status-open")).to_contain_text("Stays")
+    expect(page.locator("#review a.ref.health-orphaned")).to_have_count(1)
+    screenshot(page, "screenshot.png")
+
+
+def test_dark_screenshot(browser, site, workspace):
+    _drifted_and_orphaned(site, workspace)
+    with watched_page(browser, color_scheme="dark") as page:
+        open_page(page, site, "#src%2Fauth.py")
+        expect(page.locator("html")).to_have_attribute("data-theme", "dark")
+        expect(page.locator("article.thread.health-drifted")).to_be_visible()
+        screenshot(page, "screenshot-dark.png")
+
+
+def test_comment_bodies_render_markdown_and_never_markup(page, site):
+    seed_call(site, "comment_add", {"file": "PLAN.md", "line_start": 1, "line_end": 1,
+                                    "body": "**bold** *em* [docs](https://example.org) <script>window.pwned=1</script>"
+                                            "\n\n1. one\n2. two\n\n```python\ndef f(): pass\n```"})
+    open_page(page, site, "#PLAN.md")
+    body = page.locator("article.thread .md").first
+    expect(body.locator("strong")).to_have_text("bold")
+    expect(body.locator("em")).to_have_text("em")
+    expect(body.locator("ol li")).to_have_count(2)
+    expect(body.locator("a")).to_have_attribute("rel", "noopener noreferrer")
+    expect(body.locator("pre .k").first).to_have_text("def")
+    expect(body).to_contain_text("<script>window.pwned=1</script>")  # shown as text
+    assert page.evaluate("() => window.pwned") is None
 
 
 def test_the_page_is_keyboard_usable(page, site):
     open_page(page, site)
-    page.locator('button.file[data-path="PLAN.md"]').focus()
+    page.locator('a.file[data-path="PLAN.md"]').focus()
     page.keyboard.press("Enter")
     expect(page.locator("#file-title")).to_have_text("PLAN.md")
     page.locator("#new-thread").focus()
     page.keyboard.press("Enter")
-    expect(page.locator("#add-start")).to_be_focused()
-    page.keyboard.type("3")
-    page.keyboard.press("Tab")
-    page.keyboard.type("3")
+    expect(page.locator("#add-body")).to_be_focused()
+    page.locator("#add-start").fill("3")
+    page.locator("#add-end").fill("3")
     page.locator("#add-body").focus()
     page.keyboard.type("Typed without a mouse")
     page.locator("#add-form button[type=submit]").focus()
