@@ -14,10 +14,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Protocol
 
-from limpet.model import InvalidArgument, Thread
+from limpet.model import InvalidArgument, LimpetError, Thread
 from limpet.server.core._filters import ThreadFilter
 from limpet.server.core._ids import utc_now
-from limpet.server.store import ThreadStore, Workspace
+from limpet.server.store import Event, ThreadStore, Workspace, atomic_write
 
 if TYPE_CHECKING:
     from limpet.exporters import ExportItem
@@ -67,11 +67,12 @@ class Exports:
     """One workspace's side of exporting: its items, its exports folder, imports into it."""
 
     def __init__(self, ws: Workspace, store: ThreadStore, threads: Callable[[ThreadFilter], list[Thread]],
-                 changed: Callable[[Iterable[Thread]], None]) -> None:
+                 changed: Callable[[Iterable[Thread]], None], imported: Callable[[Thread], Event]) -> None:
         self._ws = ws
         self._store = store
         self._threads = threads  # the service's current threads for a filter
         self._changed = changed  # tells the service's listeners which threads were written
+        self._imported = imported  # the event that writes an imported thread
         self.folder = store.dir / "exports"
 
     @property
@@ -96,6 +97,9 @@ class Exports:
 
         exporter = get_exporter(fmt)
         self.folder.mkdir(parents=True, exist_ok=True)
+        ignore = self.folder / ".gitignore"  # the folder ignores itself: never committed, never untracked
+        if not ignore.is_file():
+            atomic_write(ignore, b"# limpet exports: scratch space, never committed\n*\n", durable=False)
         stamp = utc_now().replace(":", "").replace("-", "").replace(".", "")
         ext = exporter.extension.lstrip(".")
         path = self.folder / f"comments-{stamp}.{ext}"
@@ -172,7 +176,11 @@ class Exports:
             to_write = []
             for thread in incoming:
                 if self._store.exists(thread.id):
-                    if self._store.get(thread.id).to_record() == thread.to_record():
+                    try:
+                        same = self._store.get(thread.id).to_record() == thread.to_record()
+                    except LimpetError:  # deleted, damaged, newer: only an overwrite replaces it
+                        same = False
+                    if same:
                         report.unchanged.append(thread.id)
                         continue
                     if not overwrite:
@@ -180,7 +188,6 @@ class Exports:
                         continue
                 to_write.append(thread)
                 report.imported.append(thread.id)
-            if to_write:
-                self._store.put_many(to_write)
-        self._changed(to_write)
+            written = self._store.append_many([(t.id, self._imported(t)) for t in to_write]) if to_write else []
+        self._changed(t for t in written if t is not None)
         return report
