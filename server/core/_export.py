@@ -17,7 +17,7 @@ from typing import IO, TYPE_CHECKING, Any, Protocol
 from limpet.model import InvalidArgument, LimpetError, Thread
 from limpet.server.core._filters import ThreadFilter
 from limpet.server.core._ids import utc_now
-from limpet.server.store import Event, ThreadStore, Workspace, atomic_write
+from limpet.server.store import Event, ThreadStore, Workspace, atomic_write, storage_failed
 
 if TYPE_CHECKING:
     from limpet.exporters import ExportItem
@@ -96,10 +96,13 @@ class Exports:
         from limpet.exporters import ExportOptions, get_exporter
 
         exporter = get_exporter(fmt)
-        self.folder.mkdir(parents=True, exist_ok=True)
-        ignore = self.folder / ".gitignore"  # the folder ignores itself: never committed, never untracked
-        if not ignore.is_file():
-            atomic_write(ignore, b"# limpet exports: scratch space, never committed\n*\n", durable=False)
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            ignore = self.folder / ".gitignore"  # the folder ignores itself: never committed, never untracked
+            if not ignore.is_file():
+                atomic_write(ignore, b"# limpet exports: scratch space, never committed\n*\n", durable=False)
+        except OSError as exc:
+            raise storage_failed(exc, ".limpet/exports", "prepare") from None
         stamp = utc_now().replace(":", "").replace("-", "").replace(".", "")
         ext = exporter.extension.lstrip(".")
         path = self.folder / f"comments-{stamp}.{ext}"
@@ -107,7 +110,11 @@ class Exports:
         while path.exists():  # two exports in one millisecond
             n += 1
             path = self.folder / f"comments-{stamp}-{n}.{ext}"
-        result = exporter.write(self.items(flt), path, ExportOptions(**options))
+        try:
+            result = exporter.write(self.items(flt), path, ExportOptions(**options))
+        except OSError as exc:  # disk full, read-only: a clear error, no half file left
+            path.unlink(missing_ok=True)
+            raise storage_failed(exc, path.relative_to(self._ws.root).as_posix()) from None
         self._prune()
         out: dict[str, Any] = {"format": fmt, "totalComments": result.count, "sizeBytes": result.bytes_written,
                                "path": path.relative_to(self._ws.root).as_posix(),

@@ -11,7 +11,13 @@ Only limpet.server.core uses this package; the doors never do.
 """
 
 from limpet.server.store._events import EVENT_KINDS, STORE_SCHEMA, Event
-from limpet.server.store._files import TEMP_MARK, atomic_write, cross_process_lock, remove_stale_temps
+from limpet.server.store._files import (
+    TEMP_MARK,
+    atomic_write,
+    cross_process_lock,
+    remove_stale_temps,
+    storage_failed,
+)
 from limpet.server.store._paths import IGNORED_DIRS, PROTECTED_DIRS, STORE_DIRNAME, FileState, Workspace
 from limpet.server.store._setup import GITATTRIBUTES, GITIGNORE
 from limpet.server.store._threads import DEFAULT_LOCK_TIMEOUT, NEVER, Apply, IdTaken, ThreadStore
@@ -39,6 +45,7 @@ __all__ = [
     "classify",
     "cross_process_lock",
     "remove_stale_temps",
+    "storage_failed",
     "thread_id_of",
     "watch_workspace",
 ]

@@ -19,6 +19,7 @@ __all__ = ["TEMP_MARK", "atomic_write", "cross_process_lock", "read_no_follow", 
 
 TEMP_MARK = ".tmp-"
 _counter = itertools.count()
+_ATTEMPTS = 25  # a cleanup running in a loop may delete the temp file more than once
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 
@@ -49,7 +50,7 @@ def atomic_write(path: Path, data: bytes, *, durable: bool = True) -> None:
     A temp file deleted under us (`git clean` in a loop) is written again.
     """
     path.parent.mkdir(parents=True, exist_ok=True)
-    for attempt in range(3):
+    for attempt in range(_ATTEMPTS):
         tmp = path.with_name(f"{path.name}{TEMP_MARK}{os.getpid()}-{next(_counter)}")
         # O_EXCL | O_NOFOLLOW: never write through a planted link or into someone else's file.
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC, 0o644)
@@ -61,7 +62,7 @@ def atomic_write(path: Path, data: bytes, *, durable: bool = True) -> None:
                     os.fsync(fh.fileno())
             os.replace(tmp, path)
         except FileNotFoundError:
-            if attempt == 2 or not path.parent.is_dir():
+            if attempt == _ATTEMPTS - 1 or not path.parent.is_dir():
                 raise
             continue  # the temp file vanished before the rename: nothing happened, try again
         except BaseException:
@@ -152,7 +153,10 @@ def cross_process_lock(root: Path, timeout: float, guard: threading.Lock | None 
 def _flock(root: Path, deadline: float, timeout: float) -> Iterator[None]:
     import fcntl
 
-    fd = os.open(root, os.O_RDONLY | _CLOEXEC)
+    try:
+        fd = os.open(root, os.O_RDONLY | _CLOEXEC)
+    except OSError as exc:
+        raise storage_failed(exc, root, "lock the store in") from None
     try:
         delay = 0.001
         while True:

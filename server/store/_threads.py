@@ -288,9 +288,9 @@ class ThreadStore:
             return entry
         base, key, deleted = self._fold(thread_id, parsed.events, problems)
         if base is None and not deleted and parsed.too_new is None and (problems or not parsed.events):
-            backup = read_backup(self.backup_dir, thread_id)  # a damaged file: this checkout's last copy
-            if backup is not None and backup.events:
-                base, key, deleted = self._fold(thread_id, [*parsed.events, *backup.events], [])
+            restored = self._restorable(thread_id, parsed.events)  # a damaged file: this checkout's last copy
+            if restored:
+                base, key, deleted = self._fold(thread_id, [*parsed.events, *restored], [])
                 if base is not None:
                     problems.append("shown from this checkout's backup (the file itself is damaged)")
         if base is not None:
@@ -417,10 +417,16 @@ class ThreadStore:
         base, _key, deleted = self._fold(thread_id, parsed.events, problems)
         if event.event in ("created", "snapshot") and event.mode != "replace" and (parsed.events or states[0]):
             raise IdTaken(thread_id)
-        if base is None and event.event not in ("created", "snapshot"):
-            self._refresh_one(thread_id, force=True)
-            self.get(thread_id)  # raises the right error (not found, damaged, too new)
-        event = _stamped(event, parsed.events)
+        events, restored = parsed.events, []
+        if base is None and not deleted and event.event not in ("created", "snapshot"):
+            restored = self._restorable(thread_id, parsed.events)  # a damaged file: its backup's events
+            events = [*parsed.events, *restored]
+            base, _key, deleted = self._fold(thread_id, events, problems)
+            if base is None:
+                self._refresh_one(thread_id, force=True)
+                self.get(thread_id)  # raises the right error (not found, damaged, too new)
+                raise ThreadNotFound(f"Thread not found: {thread_id}", details={"thread_id": thread_id})
+        event = _stamped(event, events)
         after = self._apply(base, thread_id, event)
         if after is base:
             return self.get(thread_id) if base is not None else None
@@ -430,6 +436,8 @@ class ThreadStore:
             except ValueError as exc:
                 raise InvalidArgument(f"Refusing to write an invalid thread: {exc}",
                                       details={"thread_id": thread_id}) from None
+        for lost in sorted(restored, key=event_order):  # the write repairs the file from the backup
+            data = render(data, dump_event(lost))
         new = render(data, dump_event(event))
         path = Path(self._files.events_path(thread_id))
         try:
@@ -442,13 +450,19 @@ class ThreadStore:
                 os.unlink(self._files.legacy_path(thread_id))  # converted into the events file
         backups = self.private_folder(create=True)
         write_backup(backups / "backups" / "threads" if backups is not None else None, thread_id, new)
-        if parsed.problems or problems:  # read it back as any reader will
+        if parsed.problems or problems or restored:  # read it back as any reader will
             entry = self._refresh_one(thread_id, force=True)
         else:
             key = event.id if event.anchor is not None or event.event == "snapshot" else _key
             entry = self._set(thread_id, _Entry(self._files.states(thread_id, self._legacy_possible), after, key,
                                                 (), None, deleted or after is None))
         return entry.thread if entry is not None else None
+
+    def _restorable(self, thread_id: str, present: list[Event]) -> list[Event]:
+        """Events of this checkout's backup of the thread that its (damaged) file lacks."""
+        backup = read_backup(self.backup_dir, thread_id)
+        known = {e.id for e in present}
+        return [e for e in backup.events if e.id not in known] if backup is not None else []
 
     def append_many(self, items: list[tuple[str, Event]]) -> list[Thread | None]:
         """Bulk appends (imports, benchmarks): the same writes, without an fsync each but one
