@@ -15,11 +15,13 @@ import os
 import stat
 from pathlib import Path
 
-from limpet.server.store._events import ParsedFile, parse_events, parse_legacy
+from limpet.model import StoreError, is_thread_id
+from limpet.server.store._events import ParsedFile, dump_event, event_order, parse_events, parse_legacy
 from limpet.server.store._files import atomic_write, read_no_follow
 from limpet.server.store._paths import FileState, file_state
 
-__all__ = ["EVENTS_SUFFIX", "LEGACY_SUFFIX", "ThreadFiles", "folder_problem", "render"]
+__all__ = ["EVENTS_SUFFIX", "LEGACY_SUFFIX", "IdTaken", "ThreadFiles", "folder_problem", "read_backup", "render",
+           "thread_id_of_name", "write_backup"]
 
 log = logging.getLogger("limpet.store")
 
@@ -75,6 +77,38 @@ class ThreadFiles:
             if legacy_data is not None:
                 parse_legacy(legacy_data, parsed)
         return (events_state, legacy_state), parsed, events_data
+
+
+    def converted(self, thread_id: str) -> bytes | None:
+        """The events file a thread of the older layout becomes (its events, and the legacy
+        document as a snapshot event), or None when it must stay as it is (unreadable in part,
+        or from a newer limpet: converting would drop what did not parse)."""
+        if not is_thread_id(thread_id):
+            return None
+        _states, parsed, data = self.read(thread_id, legacy=True)
+        if parsed.too_new is not None or parsed.damaged or not parsed.events:
+            return None
+        out = data
+        for event in sorted(parsed.events, key=event_order):
+            out = render(out, dump_event(event))
+        return out
+
+
+class IdTaken(StoreError):
+    """A new thread's id is already used on disk (the service picks another)."""
+
+    def __init__(self, thread_id: str) -> None:
+        super().__init__(f"internal: thread id {thread_id} already exists")
+        self.thread_id = thread_id
+
+
+def thread_id_of_name(name: str) -> str | None:
+    """`c_1.jsonl` or `c_1.json` → `c_1`; None for any other name."""
+    for suffix in (EVENTS_SUFFIX, LEGACY_SUFFIX):
+        if name.endswith(suffix):
+            tid = name[: -len(suffix)]
+            return tid if is_thread_id(tid) else None
+    return None
 
 
 def render(existing: bytes | None, line: bytes) -> bytes:

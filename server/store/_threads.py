@@ -18,7 +18,7 @@ import contextlib
 import logging
 import os
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 from limpet.model import (
@@ -29,36 +29,37 @@ from limpet.model import (
     StoreTooNew,
     Thread,
     ThreadNotFound,
-    is_thread_id,
 )
-from limpet.server.store._derived import Derived, DerivedCache
+from limpet.server.store._derived import DerivedCache
 from limpet.server.store._documents import Documents
 from limpet.server.store._events import Event, dump_event, event_order
-from limpet.server.store._files import atomic_write, cross_process_lock, storage_failed
+from limpet.server.store._files import atomic_write, cross_process_lock, remove_stale_temps, storage_failed
+from limpet.server.store._fold import Apply, fold, stamped
 from limpet.server.store._gc import gc_paused
 from limpet.server.store._layout import ensure_private, locate
 from limpet.server.store._notify import ALL, DirTracker
 from limpet.server.store._order import ThreadOrder
 from limpet.server.store._paths import Workspace
+from limpet.server.store._positions import NEVER, Positions
 from limpet.server.store._setup import prepare_store
 from limpet.server.store._threadfiles import (
     EVENTS_SUFFIX,
     LEGACY_SUFFIX,
+    IdTaken,
     ThreadFiles,
     folder_problem,
     read_backup,
     render,
+    thread_id_of_name,
     write_backup,
 )
-from limpet.server.store._vetting import vet_anchor, vet_thread
+from limpet.server.store._vetting import vet_thread
 
 __all__ = ["DEFAULT_LOCK_TIMEOUT", "NEVER", "Apply", "IdTaken", "ThreadStore"]
 
 log = logging.getLogger("limpet.store")
 
 DEFAULT_LOCK_TIMEOUT = float(os.environ.get("LIMPET_LOCK_TIMEOUT", "10"))
-NEVER = object()  # "checked against nothing yet": never equal to a content hash
-Apply = Callable[[Thread | None, str, Event], Thread | None]  # the core's rule for one event
 
 
 class _Entry:
@@ -92,9 +93,7 @@ class ThreadStore:
         self._order = ThreadOrder(lambda: iter(self._threads.values()), self._threads.__getitem__)
         self._tracker = DirTracker(self.threads_dir)
         self._legacy_possible = True  # until a full scan finds no `.json` thread file
-        self._derived = DerivedCache(self.private_folder)
-        self._rows: dict[str, Derived] | None = None  # the derived table, loaded on first use
-        self._staged: dict[str, Derived] = {}  # derived results not yet saved
+        self._positions = Positions(DerivedCache(self.private_folder), workspace.normalize)
         self._reported: dict[str, tuple[str, ...]] = {}
         self._guard = threading.Lock()
         self._owner: int | None = None
@@ -132,11 +131,14 @@ class ThreadStore:
         if self._prepared and (self.dir / "store.json").is_file() and self.threads_dir.is_dir():
             return
         try:
-            converted = prepare_store(self.dir, self.threads_dir, self._load_for_migration)
+            converted = prepare_store(self.dir, self.threads_dir, self._files.converted)
         except OSError as exc:
             raise storage_failed(exc, self.dir, "prepare the store in") from None
         for thread_id in converted:
             self._refresh_one(thread_id)
+        backups = self.backup_dir
+        if backups is not None:  # written under the lock too: a killed writer's temp files
+            remove_stale_temps(backups)
         self._prepared = True
 
     def check_schema(self) -> bool:
@@ -243,7 +245,7 @@ class ThreadStore:
             self._scan()
             return
         for name in changed:
-            thread_id = _thread_id_of_name(name)
+            thread_id = thread_id_of_name(name)
             if thread_id is not None:
                 if name.endswith(LEGACY_SUFFIX):
                     self._legacy_possible = True
@@ -257,7 +259,7 @@ class ThreadStore:
                 names = {e.name for e in os.scandir(self.threads_dir)}
             except OSError:
                 names = set()
-        ids = {tid for n in names if (tid := _thread_id_of_name(n)) is not None}
+        ids = {tid for n in names if (tid := thread_id_of_name(n)) is not None}
         self._legacy_possible = any(n.endswith(LEGACY_SUFFIX) for n in names)
         for stale in set(self._entries) - ids:
             self._set(stale, None)
@@ -306,19 +308,7 @@ class ThreadStore:
         return entry
 
     def _fold(self, thread_id: str, events: list[Event], problems: list[str]) -> tuple[Thread | None, str, bool]:
-        thread: Thread | None = None
-        key, deleted = "", False
-        for event in sorted(events, key=event_order):
-            try:
-                after = self._apply(thread, thread_id, event)
-            except (ValueError, TypeError, KeyError, AttributeError) as exc:
-                problems.append(f"event {event.id} ({event.event}) not applied: {exc}")
-                continue
-            deleted = deleted or event.event == "deleted"
-            if after is not None and (event.anchor is not None or event.event == "snapshot"):
-                key = event.id
-            thread = after
-        return thread, key, deleted
+        return fold(self._apply, thread_id, events, problems)
 
     def _set(self, thread_id: str, entry: _Entry | None) -> _Entry | None:
         if entry is None:
@@ -328,7 +318,7 @@ class ThreadStore:
             return None
         self._entries[thread_id] = entry
         if entry.base is not None:
-            entry.thread, entry.checked = self._overlay(thread_id, entry)
+            entry.thread, entry.checked = self._positions.overlay(thread_id, entry.base, entry.anchor_key)
         self._show(thread_id, entry.thread)
         return entry
 
@@ -351,38 +341,12 @@ class ThreadStore:
         self._reported[thread_id] = entry.problems
 
     # -- derived positions -------------------------------------------------------------------
-    def _overlay(self, thread_id: str, entry: _Entry) -> tuple[Thread, tuple[object, str | None]]:
-        base = entry.base
-        assert base is not None
-        d = self._staged.get(thread_id) or self._derived_rows().get(thread_id)
-        if d is not None and d.base == entry.anchor_key:
-            try:
-                vet_anchor(d.anchor, self.ws.normalize)
-            except ValueError:
-                d = None
-            else:
-                return base.evolve(anchor=d.anchor, health=d.health, anchor_method=d.method,
-                                   anchor_confidence=d.confidence, history=base.history + d.history), \
-                    (d.checked, d.checked_ws)
-        checked = base.anchor.content_hash if base.health != "orphaned" else NEVER
-        return base, (checked, None)
-
-    def _derived_rows(self) -> dict[str, Derived]:
-        if self._rows is None:
-            self._rows = self._derived.load()
-        return self._rows
-
     def stage(self, base: Thread, updated: Thread, checked: str | None, checked_ws: str | None = None) -> None:
         """A re-anchoring result: visible to this process now, saved by `flush_staged`."""
         entry = self._entries.get(base.id)
         if entry is None or entry.base is None:
             return
-        extra = updated.history[len(entry.base.history):]
-        d = Derived(base=entry.anchor_key, anchor=updated.anchor, health=updated.health,  # type: ignore[arg-type]
-                    method=updated.anchor_method, confidence=float(updated.anchor_confidence),
-                    checked=checked, checked_ws=checked_ws, history=tuple(extra))
-        self._staged[base.id] = d
-        entry.checked = (checked, checked_ws)
+        entry.checked = self._positions.stage(base.id, entry.anchor_key, entry.base, updated, checked, checked_ws)
         if entry.thread is not updated:
             old = entry.thread
             entry.thread = updated
@@ -393,15 +357,11 @@ class ThreadStore:
 
     @property
     def pending(self) -> int:
-        return len(self._staged)
+        return self._positions.pending
 
     def flush_staged(self) -> int:
         """Save staged positions to the derived cache (best effort: it is a cache)."""
-        if not self._staged:
-            return 0
-        staged, self._staged = self._staged, {}
-        self._derived_rows().update(staged)
-        return self._derived.save(staged)
+        return self._positions.flush()
 
     # -- writing (inside a transaction) -------------------------------------------------------
     def append(self, thread_id: str, event: Event, *, durable: bool = True) -> Thread | None:
@@ -426,7 +386,7 @@ class ThreadStore:
                 self._refresh_one(thread_id, force=True)
                 self.get(thread_id)  # raises the right error (not found, damaged, too new)
                 raise ThreadNotFound(f"Thread not found: {thread_id}", details={"thread_id": thread_id})
-        event = _stamped(event, events)
+        event = stamped(event, events)
         after = self._apply(base, thread_id, event)
         if after is base:
             return self.get(thread_id) if base is not None else None
@@ -470,42 +430,3 @@ class ThreadStore:
         out = [self.append(thread_id, event, durable=False) for thread_id, event in items]
         os.sync()
         return out
-
-    def _load_for_migration(self, thread_id: str) -> bytes | None:
-        """The events file a legacy thread becomes (its events and the legacy snapshot)."""
-        if not is_thread_id(thread_id):
-            return None
-        _states, parsed, data = self._files.read(thread_id, legacy=True)
-        if parsed.too_new is not None or parsed.damaged or not parsed.events:
-            return None  # kept as it is (and reported): converting would drop what did not parse
-        out = data
-        for event in sorted(parsed.events, key=event_order):
-            out = render(out, dump_event(event))
-        return out
-
-
-class IdTaken(StoreError):
-    """A new thread's id is already used on disk (the service picks another)."""
-
-    def __init__(self, thread_id: str) -> None:
-        super().__init__(f"internal: thread id {thread_id} already exists")
-        self.thread_id = thread_id
-
-
-def _stamped(event: Event, existing: list[Event]) -> Event:
-    """The event placed after everything the writer saw: `seq` one past the highest and `at`
-    never before the latest (a clock behind another machine's still orders causally)."""
-    if not existing:
-        return event
-    latest = max(e.at for e in existing)
-    seq = max(e.seq for e in existing) + 1
-    return event.model_copy(update={"seq": max(seq, event.seq), "at": max(latest, event.at)})
-
-
-def _thread_id_of_name(name: str) -> str | None:
-    for suffix in (EVENTS_SUFFIX, LEGACY_SUFFIX):
-        if name.endswith(suffix):
-            tid = name[: -len(suffix)]
-            return tid if is_thread_id(tid) else None
-    return None
-
