@@ -22,7 +22,16 @@ import orjson
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from limpet.anchoring import create_anchor
-from limpet.model import HEALTHS, MAX_LINE, Anchor, InvalidArgument, InvalidPath, LimpetError, StoreTooNew
+from limpet.model import (
+    HEALTHS,
+    MAX_LINE,
+    Anchor,
+    InvalidArgument,
+    InvalidPath,
+    LimpetError,
+    StorageFailed,
+    StoreTooNew,
+)
 from limpet.server.core._ids import utc_now
 from limpet.server.core._reconcile import Reconciler
 from limpet.server.core._review_text import Edit, Reference, apply_mode, find_references
@@ -198,7 +207,9 @@ class Reviews:
         selection, active = self._checked_selection(report)
         # Ephemeral, not data: atomic (readers never see half a file), never committed.
         record = {"selection": selection, "active_file": active, "updated_at": utc_now()}
-        self._store.documents.write_private(SELECTION_DOC, record)
+        if not self._store.documents.write_private(SELECTION_DOC, record):
+            raise StorageFailed("Could not keep the selection: limpet's private folder cannot be written; "
+                                "nothing was written", details={"file": SELECTION_DOC})
         return {"selection": selection, "active_file": active}
 
     def _checked_selection(self, body: Any) -> tuple[dict[str, Any] | None, str | None]:

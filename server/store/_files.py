@@ -168,6 +168,8 @@ def _flock(root: Path, deadline: float, timeout: float) -> Iterator[None]:
                     raise _timeout(root, timeout) from None
                 time.sleep(delay)
                 delay = min(delay * 2, 0.05)
+            except OSError as exc:  # a file system that cannot lock a folder (some network ones)
+                raise storage_failed(exc, root, "lock the store in") from None
         try:
             yield
         finally:

@@ -315,3 +315,22 @@ def test_a_server_and_the_web_page_leave_git_status_clean(workspace):
         time.sleep(1.5)
         assert status(workspace) == ""
     assert (workspace / ".git" / "limpet" / "derived.sqlite").is_file()
+
+
+def test_git_clean_fdx_while_a_server_runs(workspace):
+    from torture.harness import RpcServer
+
+    tid = _thread_on_main(workspace)
+    with RpcServer(workspace, timeout=30) as server:
+        server.ok("comment_reply", {"thread_id": tid, "body": "uncommitted reply"})
+        src = workspace / "src" / "auth.py"
+        src.write_text("# shifted\n" + src.read_text())
+        assert server.ok("comment_show", {"thread_id": tid})["thread"]["line_start"] == 11
+        git(workspace, "clean", "-fdxq")
+        shown = server.ok("comment_show", {"thread_id": tid})["thread"]
+        assert [c["body"] for c in shown["comments"]] == ["T", "uncommitted reply"]
+        assert server.ok("comment_reply", {"thread_id": tid, "body": "after the clean"})["thread"]["line_start"] == 11
+        new = server.ok("comment_add", {"file": "PLAN.md", "line_start": 1, "line_end": 1, "body": "new"})["thread"]
+        git(workspace, "clean", "-fdxq")  # a new, uncommitted thread is an untracked file like any other
+        assert server.error("comment_show", {"thread_id": new["id"]})["code"] == "THREAD_NOT_FOUND"
+        assert len(server.ok("comment_list", {})["threads"]) == 1

@@ -190,7 +190,11 @@ def test_source_files_are_never_modified(service, workspace):
     assert os.listdir(workspace / ".limpet")
 
 
-def test_an_in_place_rewrite_by_another_program_is_noticed_by_whole_store_reads(service, workspace):
+@pytest.mark.parametrize("inotify", [True, False])
+def test_an_in_place_rewrite_by_another_program_is_noticed_by_whole_store_reads(workspace, monkeypatch, inotify):
+    if not inotify:  # every whole-store read compares each file's size, mtime, inode and ctime
+        monkeypatch.setenv("LIMPET_NO_INOTIFY", "1")
+    service = Service(workspace)
     t = service.add("PLAN.md", 1, 1, "a")
     service.threads()  # cached
     path = _thread_file(workspace, t.id)
@@ -198,3 +202,18 @@ def test_an_in_place_rewrite_by_another_program_is_noticed_by_whole_store_reads(
     with open(path, "r+b") as fh:  # same file, same size, same folder mtime
         fh.write(data.replace(b'"body":"a"', b'"body":"b"'))
     assert [x.body for x in service.threads()] == ["b"]
+
+
+@pytest.mark.parametrize("inotify", [True, False])
+def test_other_processes_writes_are_seen_by_whole_store_reads(workspace, monkeypatch, inotify):
+    if not inotify:
+        monkeypatch.setenv("LIMPET_NO_INOTIFY", "1")
+    reader = Service(workspace)
+    assert reader.threads() == []
+    writer = Service(workspace)
+    t = writer.add("PLAN.md", 1, 1, "a")
+    assert [x.id for x in reader.threads()] == [t.id]
+    writer.reply(t.id, "b")
+    assert [len(x.comments) for x in reader.threads()] == [2]
+    writer.delete(t.id)
+    assert reader.threads() == []
