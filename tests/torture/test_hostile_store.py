@@ -212,3 +212,29 @@ def test_mutated_thread_files_never_escape_never_fail_the_store(workspace, outsi
     assert [c.body for c in Service(workspace).get(good[0].id).comments] == ["good one", "a good reply"]
     figures["hostile_thread_files"] = {"files": files, "escapes": len(escapes), "store_wide_failures": 0,
                                        "tracebacks": 0, "answers": dict(counts), "mutation_kinds": len(kinds)}
+
+
+def test_a_committed_threads_symlink_is_refused_for_reads_and_writes(workspace, tmp_path, figures):
+    svc = Service(workspace)
+    good = svc.add("PLAN.md", 1, 1, "good")
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (outside / f"{good.id}.jsonl").write_bytes((workspace / ".limpet/threads" / f"{good.id}.jsonl").read_bytes())
+    real = workspace / ".limpet" / "threads"
+    real.rename(tmp_path / "kept")
+    os.symlink(outside, real)  # what a hostile commit can contain
+    before = sorted(p.name for p in outside.iterdir())
+    codes = Counter()
+    with RpcServer(workspace, timeout=30) as server:
+        for tool, args in (("comment_list", {}), ("comment_show", {"thread_id": good.id}),
+                           ("comment_reply", {"thread_id": good.id, "body": "x"}),
+                           ("comment_add", {"file": "PLAN.md", "line_start": 1, "line_end": 1, "body": "x"}),
+                           ("comment_reconcile", {})):
+            reply = server.call(tool, args)["result"]
+            assert reply.get("isError"), (tool, reply)
+            error = reply["structuredContent"]["error"]
+            assert error["code"] == "STORE_ERROR" and "symlink" in error["message"], (tool, error)
+            codes[error["code"]] += 1
+    assert sorted(p.name for p in outside.iterdir()) == before  # nothing written through the link
+    figures["hostile_thread_files"] = {**figures.get("hostile_thread_files", {}), "threads_symlink_refused": len(codes)
+                                       and sum(codes.values())}
