@@ -11,8 +11,9 @@
     ├── LockTimeout                  LOCK_TIMEOUT       -32004  4     503
     ├── InternalError                INTERNAL           -32603  1     500  (a bug: logged, reported without a traceback)
     └── StoreError                   STORE_ERROR        -32007  5     500
-        ├── StoreCorrupted           STORE_CORRUPTED    -32007  5     409  (recovered from backup, reported once)
-        └── StoreTooNew              STORE_TOO_NEW      -32007  5     409  (written by a newer limpet; refused, untouched)
+        ├── StoreCorrupted           STORE_CORRUPTED    -32007  5     409  (a damaged thread file: reported, kept as it is)
+        ├── StoreTooNew              STORE_TOO_NEW      -32007  5     409  (written by a newer limpet; refused, untouched)
+        └── StorageFailed            STORAGE_FAILED     -32008  5     507  (disk full, read-only, no permission: nothing written)
 
 `code` is the contract's string code; `rpc_code` is seed 004's number, carried in
 `details.rpc_code` so clients written against either seed can branch on it; `exit_code` is
@@ -34,6 +35,7 @@ __all__ = [
     "LockTimeout",
     "ParseFailure",
     "StoreCorrupted",
+    "StorageFailed",
     "StoreError",
     "StoreTooNew",
     "ThreadNotFound",
@@ -153,3 +155,13 @@ class StoreTooNew(StoreError):
     code = "STORE_TOO_NEW"
     http_status = 409
     default_suggestion = "Upgrade limpet: this store was written by a newer version."
+
+
+class StorageFailed(StoreError):
+    """The disk refused a write (no space, over quota, read-only, no permission). The write did
+    not happen: nothing of it is on disk, so retrying after fixing the cause is safe."""
+
+    code = "STORAGE_FAILED"
+    rpc_code = -32008
+    http_status = 507
+    default_suggestion = "Free disk space or make the folder writable, then retry: nothing was written."

@@ -16,6 +16,7 @@ __all__ = [
     "HEALTHS",
     "Health",
     "MAX_BODY",
+    "MAX_LINE",
     "SCHEMA_VERSION",
     "STATUSES",
     "Status",
@@ -27,6 +28,7 @@ __all__ = [
 
 SCHEMA_VERSION = 1
 MAX_BODY = 10_000  # characters in one comment
+MAX_LINE = 10_000_000  # the largest line number limpet accepts anywhere (tools and stored records)
 
 Tag = Literal["TODO", "FIXME", "NOTE", "STAR", "QUESTION"]
 Status = Literal["open", "resolved", "wontfix"]

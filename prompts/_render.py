@@ -35,6 +35,10 @@ def _source_of(name: str, override_dir: Path | None) -> tuple[str, str, bool]:
     """(template text, file name used in errors, is an override); the override wins when it exists."""
     if override_dir is not None:
         path = override_dir / f"{name}{TEMPLATE_SUFFIX}"
+        linked = next((p for p in (override_dir.parent, override_dir, path) if p.is_symlink()), None)
+        if linked is not None:  # committed files are input: a link could render /etc/passwd
+            raise TemplateFailure(f"Prompt template {path} is reached through a symlink ({linked}): refused",
+                                  field="template", details={"template": str(path)})
         if path.is_file():
             try:
                 return path.read_text("utf-8"), str(path), True

@@ -147,5 +147,7 @@ def reconcile(ctx, file: str | None, as_json: bool) -> None:
                    f"{c.get('orphaned', 0)} orphaned; {len(result['changed'])} changed")
         for t in result["changed"]:
             click.echo("  " + format_thread(t))
+        for path, reasons in result.get("problems", {}).items():  # skipped, kept as they are
+            click.echo(f"problem: {path}: {'; '.join(reasons)}", err=True)
 
     run_op(ctx, "comment_reconcile", {"file": file}, human)

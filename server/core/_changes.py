@@ -62,9 +62,14 @@ class ChangeFeed:
         return unsubscribe
 
     def publish(self, change: Change) -> None:
+        """Tell every listener. Called after a write landed: a listener's failure is logged,
+        never reported as the write's (a retry would write it twice)."""
         if change.files or change.store or change.review:
             for listener in list(self._listeners):
-                listener(change)
+                try:
+                    listener(change)
+                except Exception:
+                    log.warning("a change listener failed", exc_info=True)
 
     # -- the disk --------------------------------------------------------------------------
     @contextlib.contextmanager

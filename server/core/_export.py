@@ -14,10 +14,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Protocol
 
-from limpet.model import InvalidArgument, Thread
+from limpet.model import InvalidArgument, LimpetError, Thread
 from limpet.server.core._filters import ThreadFilter
 from limpet.server.core._ids import utc_now
-from limpet.server.store import ThreadStore, Workspace
+from limpet.server.store import Event, ThreadStore, Workspace, atomic_write, storage_failed
 
 if TYPE_CHECKING:
     from limpet.exporters import ExportItem
@@ -67,11 +67,12 @@ class Exports:
     """One workspace's side of exporting: its items, its exports folder, imports into it."""
 
     def __init__(self, ws: Workspace, store: ThreadStore, threads: Callable[[ThreadFilter], list[Thread]],
-                 changed: Callable[[Iterable[Thread]], None]) -> None:
+                 changed: Callable[[Iterable[Thread]], None], imported: Callable[[Thread], Event]) -> None:
         self._ws = ws
         self._store = store
         self._threads = threads  # the service's current threads for a filter
         self._changed = changed  # tells the service's listeners which threads were written
+        self._imported = imported  # the event that writes an imported thread
         self.folder = store.dir / "exports"
 
     @property
@@ -95,7 +96,13 @@ class Exports:
         from limpet.exporters import ExportOptions, get_exporter
 
         exporter = get_exporter(fmt)
-        self.folder.mkdir(parents=True, exist_ok=True)
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            ignore = self.folder / ".gitignore"  # the folder ignores itself: never committed, never untracked
+            if not ignore.is_file():
+                atomic_write(ignore, b"# limpet exports: scratch space, never committed\n*\n", durable=False)
+        except OSError as exc:
+            raise storage_failed(exc, ".limpet/exports", "prepare") from None
         stamp = utc_now().replace(":", "").replace("-", "").replace(".", "")
         ext = exporter.extension.lstrip(".")
         path = self.folder / f"comments-{stamp}.{ext}"
@@ -103,7 +110,11 @@ class Exports:
         while path.exists():  # two exports in one millisecond
             n += 1
             path = self.folder / f"comments-{stamp}-{n}.{ext}"
-        result = exporter.write(self.items(flt), path, ExportOptions(**options))
+        try:
+            result = exporter.write(self.items(flt), path, ExportOptions(**options))
+        except OSError as exc:  # disk full, read-only: a clear error, no half file left
+            path.unlink(missing_ok=True)
+            raise storage_failed(exc, path.relative_to(self._ws.root).as_posix()) from None
         self._prune()
         out: dict[str, Any] = {"format": fmt, "totalComments": result.count, "sizeBytes": result.bytes_written,
                                "path": path.relative_to(self._ws.root).as_posix(),
@@ -172,7 +183,11 @@ class Exports:
             to_write = []
             for thread in incoming:
                 if self._store.exists(thread.id):
-                    if self._store.get(thread.id).to_record() == thread.to_record():
+                    try:
+                        same = self._store.get(thread.id).to_record() == thread.to_record()
+                    except LimpetError:  # deleted, damaged, newer: only an overwrite replaces it
+                        same = False
+                    if same:
                         report.unchanged.append(thread.id)
                         continue
                     if not overwrite:
@@ -180,7 +195,6 @@ class Exports:
                         continue
                 to_write.append(thread)
                 report.imported.append(thread.id)
-            if to_write:
-                self._store.put_many(to_write)
-        self._changed(to_write)
+            written = self._store.append_many([(t.id, self._imported(t)) for t in to_write]) if to_write else []
+        self._changed(t for t in written if t is not None)
         return report

@@ -17,17 +17,27 @@ import socket
 import time
 from datetime import UTC, datetime
 
-__all__ = ["new_thread_id", "utc_now", "format_time", "local_author"]
+__all__ = ["new_event_id", "new_thread_id", "utc_now", "format_time", "local_author"]
 
 _counter = itertools.count()
 _HOST = socket.gethostname()
 
 
 def new_thread_id(now_ns: int | None = None) -> str:
+    return _unique_id("c_", now_ns)
+
+
+def new_event_id(now_ns: int | None = None) -> str:
+    """An event's id (`e_` + the same 19 digits): unique across machines and branches, so two
+    sides of a merge never write the same id for different events."""
+    return _unique_id("e_", now_ns)
+
+
+def _unique_id(prefix: str, now_ns: int | None) -> str:
     ns = time.time_ns() if now_ns is None else now_ns
     seed = f"{_HOST}|{os.getpid()}|{next(_counter)}|{ns}".encode()
     suffix = int.from_bytes(hashlib.blake2b(seed, digest_size=8).digest(), "big") % 1_000_000
-    return f"c_{ns // 1_000_000:013d}{suffix:06d}"
+    return f"{prefix}{ns // 1_000_000:013d}{suffix:06d}"
 
 
 def format_time(dt: datetime) -> str:

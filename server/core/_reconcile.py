@@ -1,12 +1,20 @@
 """Keeping threads on their code: the I/O side of re-anchoring.
 
 The engine (limpet.anchoring) decides where a thread belongs; this module feeds it bytes and
-writes what changed. A file whose content hash equals the one its threads were anchored to
-costs one stat (hashes are cached by size/mtime/inode), never a parse.
+stages what it found as derived state (the store keeps it in its private cache: a reconcile
+never writes a committed file). A thread is stale when its file's content hash differs from
+the one its position was computed against (`ThreadStore.checked`); a file whose hash is
+unchanged costs one stat (hashes are cached by size/mtime/inode/ctime), never a parse.
+
+Orphans remember what they were searched against: their file's hash (absent: None) and, for
+an explicit reconcile, a version of the whole workspace. A read re-searches an orphan when
+its file changed (a checkout, revert or stash pop that brings the code back brings the
+thread back); an explicit reconcile also when any file of the workspace changed.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -71,6 +79,7 @@ class ReconcileReport:
     counts: dict[str, int] = field(default_factory=lambda: {"anchored": 0, "drifted": 0, "orphaned": 0})
     changed: list[Thread] = field(default_factory=list)
     checked: int = 0
+    problems: dict[str, list[str]] = field(default_factory=dict)  # store files skipped, and why
 
 
 class Reconciler:
@@ -81,11 +90,6 @@ class Reconciler:
         self._index = None
         self._index_primed = False
         self._current: dict[str, tuple[list[Thread], str | None]] = {}  # see stale_in
-        # Orphans keep the hash of the content they were lost from, so they always look stale;
-        # re-searching the workspace for them on every read is what `settled` spares: an orphan
-        # found orphaned again at its file's present content waits for that file to change, or
-        # for an explicit reconcile (which re-checks every orphan).
-        self._settled: dict[str, tuple[object, str | None]] = {}
 
     @property
     def index(self) -> WorkspaceIndex:
@@ -95,16 +99,11 @@ class Reconciler:
         return self._index
 
     def stale(self, threads: Iterable[Thread]) -> list[Thread]:
-        """Threads whose file content differs from what they were anchored to."""
-        anchors = [t.anchor for t in threads]
-        hash_of = self.hashes.hash_of
-        current = {path: hash_of(path) for path in {a.file for a in anchors}}
-        return [t for t, a in zip(threads, anchors, strict=True)
-                if current[a.file] != a.content_hash and not self._is_settled(t, current[a.file])]
-
-    def _is_settled(self, t: Thread, digest: str | None) -> bool:
-        settled = self._settled.get(t.id)
-        return settled is not None and settled[0] is t.anchor and settled[1] == digest
+        """Threads whose file content differs from what their position was computed against."""
+        threads = list(threads)
+        hash_of, checked = self.hashes.hash_of, self.store.checked
+        current = {path: hash_of(path) for path in {t.anchor.file for t in threads}}
+        return [t for t in threads if checked(t.id)[0] != current[t.anchor.file]]
 
     def stale_in(self, by_file: dict[str, list[Thread]], paths: Iterable[str]) -> list[Thread]:
         """Threads of `paths` (grouped as the store groups them) whose file content differs from
@@ -121,11 +120,10 @@ class Reconciler:
             known = seen.get(path)
             if known is not None and known[0] is threads and known[1] == digest:
                 continue
-            stale = [t for t in threads if t.anchor.content_hash != digest]
+            checked = self.store.checked
+            stale = [t for t in threads if checked(t.id)[0] != digest]
             if not stale:
                 seen[path] = (threads, digest)
-            elif self._settled:
-                out.extend(t for t in stale if not self._is_settled(t, digest))
             else:
                 out.extend(stale)
         return out
@@ -150,10 +148,12 @@ class Reconciler:
             self.index.update(self.hashes.workspace_hashes(), self.ws.read_or_none)
             self._index_primed = True
 
-    def run(self, threads: list[Thread] | None, by_file: dict[str, list[Thread]] | None = None) -> ReconcileReport:
-        """Re-anchor `threads` (caller holds the store lock) and persist what changed.
-        `by_file` may pass the same threads already grouped by file (the store keeps one);
-        threads may then be None."""
+    def run(self, threads: list[Thread] | None, by_file: dict[str, list[Thread]] | None = None, *,
+            explicit: bool = False) -> ReconcileReport:
+        """Re-anchor `threads` and stage what changed (derived state). `by_file` may pass the
+        same threads already grouped by file (the store keeps one); threads may then be None.
+        `explicit` (a reconcile someone asked for): orphans are also searched again when any
+        file of the workspace changed since their last search."""
         if by_file is None:
             by_file = defaultdict(list)
             for t in threads or ():
@@ -162,46 +162,60 @@ class Reconciler:
             threads = list(chain.from_iterable(by_file.values()))
         report = ReconcileReport(checked=len(threads))
         sources: dict[str, bytes] = {}  # read while hashing: not read twice
-        stale_files = sorted(self._stale_files(by_file, sources))
+        workspace = self._workspace_version(by_file) if explicit else None
+        stale_files = sorted(self._stale_files(by_file, sources, workspace))
         if stale_files:
             self._index_primed = True
             # Synced only if a thread needs a cross-file search: most never do.
             self.index.update_later(self.hashes.workspace_hashes, self.ws.read_or_none)
         counts = Counter(map(_health, threads))  # then adjusted for the threads re-anchored
+        checked = self.store.checked
         for path in stale_files:
             source = sources[path] if path in sources else self.ws.read_or_none(path)
             digest = content_hash(source) if source is not None else None
             for t in by_file[path]:
-                updated = self._reanchor_one(t, source, digest)
-                if updated.health == "orphaned":
-                    self._settled[t.id] = (updated.anchor, digest)
+                was = checked(t.id)
+                if was[0] == digest and (t.health != "orphaned" or workspace is None or was[1] == workspace):
+                    continue  # its position was computed against this very content
+                updated = self._reanchor_one(t, source)
+                self.store.stage(t, updated, digest, workspace if updated.health == "orphaned" else None)
                 if updated is not t:
-                    self.store.stage(t, updated)
                     report.changed.append(updated)
                     counts[t.health] -= 1
                     counts[updated.health] += 1
         report.counts = {h: counts.get(h, 0) for h in ("anchored", "drifted", "orphaned")}
         return report
 
-    def _stale_files(self, by_file: dict[str, list[Thread]], keep: dict[str, bytes]) -> list[str]:
+    def _stale_files(self, by_file: dict[str, list[Thread]], keep: dict[str, bytes],
+                     workspace: str | None) -> list[str]:
         out = []
-        seen = self._current
+        seen, checked = self._current, self.store.checked
         for path, ts in by_file.items():
             current = self.hashes.hash_of(path, keep)
             known = seen.get(path)
-            if known is not None and known[0] is ts and known[1] == current:
+            if workspace is None and known is not None and known[0] is ts and known[1] == current:
                 continue  # this very list was found current at this content (see stale_in)
             for t in ts:
-                if current != t.anchor.content_hash:
+                was = checked(t.id)
+                if was[0] != current or (workspace is not None and t.health == "orphaned" and was[1] != workspace):
                     out.append(path)
                     break
             else:
                 seen[path] = (ts, current)
         return out
 
-    def _reanchor_one(self, t: Thread, source: bytes | None, digest: str | None) -> Thread:
-        if source is not None and digest == t.anchor.content_hash:
-            return t
+    def _workspace_version(self, by_file: dict[str, list[Thread]]) -> str | None:
+        """A digest of every file's content, when there are orphans to search for (it walks
+        the workspace, which their search does anyway)."""
+        if not any(t.health == "orphaned" for ts in by_file.values() for t in ts):
+            return None
+        hashes = self.hashes.workspace_hashes()
+        digest = hashlib.blake2b(digest_size=16)
+        for path in sorted(hashes):
+            digest.update(f"{path}\0{hashes[path]}\n".encode())
+        return digest.hexdigest()
+
+    def _reanchor_one(self, t: Thread, source: bytes | None) -> Thread:
         rel = reanchor(t.anchor, source, self.index)
         if rel.anchor == t.anchor and rel.health == t.health:
             return t

@@ -1,13 +1,14 @@
 """The current review and the page's selection: stored in the workspace, anchored by the engine.
 
-One review per workspace lives in `.limpet/reviews/current.json` (text, schema-versioned,
-backed up, written under the store lock like threads). Each `file:line` reference in it is
-anchored with `create_anchor` when it is written and re-anchored with `reanchor` when its
-file changed, so it keeps pointing at the same code; a reference whose code is gone is
-`orphaned` and keeps its last line.
+One review per workspace lives in `.limpet/reviews/current.json` (committed text,
+schema-versioned, written under the store lock like threads). Each `file:line` reference in
+it is anchored with `create_anchor` when it is written and re-anchored with `reanchor` when
+its file changed, so it keeps pointing at the same code; a reference whose code is gone is
+`orphaned` and keeps its last line. Those current positions are derived: they are kept in the
+store's private folder (`review.json`), never written back into the committed review.
 
-The selection the web page reports lives in `.limpet/cache/selection.json` (disposable, not
-committed), so an agent connected over stdio (another process) still sees it.
+The selection the web page reports lives in the private folder too (`selection.json`,
+disposable, never committed), so an agent connected over stdio (another process) sees it.
 """
 
 from __future__ import annotations
@@ -18,21 +19,31 @@ from typing import Any
 from urllib.parse import unquote, urlparse
 
 import orjson
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from limpet.anchoring import create_anchor
-from limpet.model import Anchor, InvalidArgument, InvalidPath, LimpetError, StoreTooNew
+from limpet.model import (
+    HEALTHS,
+    MAX_LINE,
+    Anchor,
+    InvalidArgument,
+    InvalidPath,
+    LimpetError,
+    StorageFailed,
+    StoreTooNew,
+)
 from limpet.server.core._ids import utc_now
 from limpet.server.core._reconcile import Reconciler
 from limpet.server.core._review_text import Edit, Reference, apply_mode, find_references
 from limpet.server.core._validation import invalid_argument_from
-from limpet.server.store import ThreadStore, Workspace, atomic_write
+from limpet.server.store import ThreadStore, Workspace
 
 __all__ = ["Reviews", "check_review"]
 
 REVIEW_DOC = "reviews/current.json"
 REVIEW_SCHEMA = 1
-SELECTION_DOC = "cache/selection.json"
+POSITIONS_DOC = "review.json"  # in the private folder
+SELECTION_DOC = "selection.json"  # in the private folder
 
 
 class Reviews:
@@ -51,13 +62,13 @@ class Reviews:
         references in the untouched rest keep their anchors (they may have moved since)."""
         prefix = self._base_prefix(base_uri)
         with self._store.transaction():
-            doc = self._store.read_document(REVIEW_DOC, check_review) or {}
+            doc = self._current_doc() or {}
             edit = apply_mode(doc.get("content", ""), content, mode, section)
             refs = self._references(doc, edit, prefix)
             doc = {"schema": REVIEW_SCHEMA, "content": edit.content, "base_uri": base_uri, "updated_at": utc_now(),
                    "revision": int(doc.get("revision", 0)) + 1, "references": refs}
             self._refresh(doc)  # kept references report where their code is now
-            self._store.write_document(REVIEW_DOC, doc)
+            self._store.documents.write(REVIEW_DOC, doc)
         self._changed()
         wire = _wire(doc)
         orphans = sum(r["health"] == "orphaned" for r in wire["references"])
@@ -82,16 +93,46 @@ class Reviews:
         return refs
 
     def current(self) -> dict[str, Any]:
-        """The review as served (GET /api/review, review://current), positions re-anchored."""
-        doc = self._store.read_document(REVIEW_DOC, check_review)
+        """The review as served (GET /api/review, review://current), positions re-anchored
+        (kept in the private folder: reading never changes the committed review)."""
+        doc = self._current_doc()
         if doc is None:
             return {"content": "", "updated_at": None, "references": []}
-        if self._stale(doc):
-            with self._store.transaction():
-                doc = self._store.read_document(REVIEW_DOC, check_review) or doc
-                if self._refresh(doc):
-                    self._store.write_document(REVIEW_DOC, doc)
+        if self._stale(doc) and self._refresh(doc):
+            self._store.documents.write_private(POSITIONS_DOC, {"key": _key(doc), "references": doc["references"]})
         return _wire(doc)
+
+    def _current_doc(self) -> dict[str, Any] | None:
+        """The committed review with its references checked like tool input (a reference that
+        is not is shown orphaned), and the positions last derived for it, when known."""
+        doc = self._store.documents.read(REVIEW_DOC, check_review)
+        if doc is None:
+            return None
+        doc["references"] = [self._sane(r) for r in doc["references"]]
+        derived = self._store.documents.read_private(POSITIONS_DOC)
+        if isinstance(derived, dict) and derived.get("key") == _key(doc) and \
+                isinstance(derived.get("references"), list) and len(derived["references"]) == len(doc["references"]):
+            doc["references"] = [self._sane(r) if isinstance(r, dict) else doc["references"][i]
+                                 for i, r in enumerate(derived["references"])]
+        return doc
+
+    def _sane(self, ref: dict[str, Any]) -> dict[str, Any]:
+        """A stored reference as tool input would be: its paths canonical, its anchor a valid
+        record; otherwise it is kept as an orphaned reference with its text, nothing read."""
+        try:
+            anchor = _ANCHOR.validate_json(orjson.dumps(ref["anchor"]), strict=True) if ref.get("anchor") else None
+            for path in (ref["file"], *((anchor.file,) if anchor else ())):
+                if self._ws.normalize(path, "content") != path:
+                    raise ValueError("not a canonical path")
+            line, line_end = ref["line"], ref["line_end"]
+            if not (isinstance(line, int) and isinstance(line_end, int) and 1 <= line <= MAX_LINE
+                    and 1 <= line_end <= MAX_LINE and ref.get("health") in HEALTHS):
+                raise ValueError("bad line or health")
+        except (LimpetError, ValueError, TypeError, KeyError, AttributeError, orjson.JSONEncodeError):
+            return {"text": str(ref.get("text", ""))[:500], "offset": ref.get("offset"), "file": "", "line": 1,
+                    "line_end": 1, "health": "orphaned", "anchor": None, "symbol": None,
+                    "problem": "INVALID_ARGUMENT: the stored reference is not valid"}
+        return ref
 
     # -- anchoring --------------------------------------------------------------------------------
     def _base_prefix(self, base_uri: str) -> str:
@@ -155,10 +196,7 @@ class Reviews:
     # -- selection --------------------------------------------------------------------------------
     def selection(self) -> dict[str, Any]:
         """{"selection": {...} | None, "active_file": str | None} as the page last reported it."""
-        try:
-            data = orjson.loads((self._store.dir / SELECTION_DOC).read_bytes())
-        except (OSError, orjson.JSONDecodeError):
-            return {"selection": None, "active_file": None}
+        data = self._store.documents.read_private(SELECTION_DOC)
         if not isinstance(data, dict):
             return {"selection": None, "active_file": None}
         return {"selection": data.get("selection"), "active_file": data.get("active_file")}
@@ -167,10 +205,11 @@ class Reviews:
         """Store what the page says is selected ({"selection": {file, line_start, line_end,
         text} | null, "active_file": path | null}), checked like tool input; returns it."""
         selection, active = self._checked_selection(report)
-        # A cache, not data: atomic (readers never see half a file) but not fsynced or backed up.
+        # Ephemeral, not data: atomic (readers never see half a file), never committed.
         record = {"selection": selection, "active_file": active, "updated_at": utc_now()}
-        atomic_write(self._store.dir / SELECTION_DOC, orjson.dumps(record, option=orjson.OPT_SORT_KEYS),
-                     durable=False)
+        if not self._store.documents.write_private(SELECTION_DOC, record):
+            raise StorageFailed("Could not keep the selection: limpet's private folder cannot be written; "
+                                "nothing was written", details={"file": SELECTION_DOC})
         return {"selection": selection, "active_file": active}
 
     def _checked_selection(self, body: Any) -> tuple[dict[str, Any] | None, str | None]:
@@ -189,7 +228,7 @@ class Reviews:
         return {**sel.model_dump(), "file": file}, active
 
     def clear_selection(self) -> None:
-        (self._store.dir / SELECTION_DOC).unlink(missing_ok=True)
+        self._store.documents.remove_private(SELECTION_DOC)
 
 
 class _SelectionIn(BaseModel):
@@ -208,6 +247,7 @@ class _SelectionReport(BaseModel):
     active_file: str | None = Field(None, max_length=4096)
 
 
+_ANCHOR = TypeAdapter(Anchor)
 _REFERENCE_KEYS = frozenset({"text", "file", "line", "line_end", "health"})
 
 
@@ -223,6 +263,10 @@ def check_review(doc: dict[str, Any]) -> None:
     if not isinstance(doc.get("content"), str) or not isinstance(refs, list) or not all(
             isinstance(r, dict) and _REFERENCE_KEYS <= r.keys() for r in refs):
         raise ValueError("not a review document")
+
+
+def _key(doc: dict[str, Any]) -> list[Any]:
+    return [doc.get("revision"), doc.get("updated_at")]
 
 
 def _wire(doc: dict[str, Any]) -> dict[str, Any]:

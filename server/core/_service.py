@@ -16,19 +16,30 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
 from limpet.anchoring import Candidate, create_anchor
-from limpet.model import DEFAULT_AUTHOR, InvalidArgument, LockTimeout, Thread, ThreadNotFound, is_thread_id
+from limpet.model import (
+    DEFAULT_AUTHOR,
+    InvalidArgument,
+    LimpetError,
+    StoreError,
+    Thread,
+    ThreadNotFound,
+    is_thread_id,
+)
 from limpet.prompts import ToolSpec, get_prompt
 from limpet.server.core import _edits as edits
 from limpet.server.core._changes import Change, ChangeFeed, ChangeListener
 from limpet.server.core._export import Exports, ImportReport
 from limpet.server.core._filters import ThreadFilter
-from limpet.server.core._ids import new_thread_id, utc_now
+from limpet.server.core._ids import new_event_id, new_thread_id, utc_now
 from limpet.server.core._prompt_source import ServicePromptSource
 from limpet.server.core._reconcile import Reconciler, ReconcileReport
 from limpet.server.core._reviews import Reviews
-from limpet.server.core._tree import file_tree, source_of
-from limpet.server.store import DEFAULT_LOCK_TIMEOUT, ThreadStore, Workspace
+from limpet.server.core._tree import file_tree, looks_binary, source_of
+from limpet.server.core._validation import invalid_argument_from
+from limpet.server.store import DEFAULT_LOCK_TIMEOUT, Event, IdTaken, ThreadStore, Workspace
 
 __all__ = ["Service"]
 
@@ -39,12 +50,12 @@ class Service:
 
     def __init__(self, root: str | os.PathLike[str], *, lock_timeout: float = DEFAULT_LOCK_TIMEOUT) -> None:
         self._ws = Workspace(root)
-        self._store = ThreadStore(self._ws, lock_timeout=lock_timeout)
+        self._store = ThreadStore(self._ws, edits.apply, lock_timeout=lock_timeout)
         self._reconciler = Reconciler(self._ws, self._store)
         self._changes = ChangeFeed(self._ws.root, self._store.holds_disk_version)
         self._reviews = Reviews(self._ws, self._store, self._reconciler,
                                 lambda: self._changes.publish(Change(review=True)))
-        self._exports = Exports(self._ws, self._store, self.threads, self._written)
+        self._exports = Exports(self._ws, self._store, self.threads, self._written, self._snapshot_event)
         self._selections: dict[ThreadFilter, tuple[int, list[Thread]]] = {}  # see _select
         Service.live.add(self)
 
@@ -87,18 +98,17 @@ class Service:
     # -- derived state written behind -------------------------------------------------------
     @property
     def pending_writes(self) -> bool:
-        return bool(self._store.staged)
+        return bool(self._store.pending)
 
     def flush(self) -> int:
-        """Write staged re-anchoring results (see limpet.server.store). Doors call it when idle or
-        exiting. Best effort: they are derived, so a busy lock leaves them for the next flush."""
-        if not self._store.staged:
-            return 0
-        try:
-            with self._store.transaction():
-                return self._store.flush_staged()
-        except LockTimeout:
-            return 0
+        """Save staged re-anchoring results to the derived cache (never a committed file).
+        Doors call it when idle or exiting. Best effort: a cache that cannot be written costs
+        recomputation in the next process, nothing else."""
+        return self._store.flush_staged() if self._store.pending else 0
+
+    def problems(self) -> dict[str, list[str]]:
+        """Store files limpet could not fully read (skipped, kept as they are), and why."""
+        return self._store.problems()
 
     @classmethod
     def flush_all(cls) -> None:
@@ -180,12 +190,12 @@ class Service:
             author: str = DEFAULT_AUTHOR, author_type: str = "agent", ai_meta: dict[str, Any] | None = None,
             start_character: int = 0, end_character: int = 0) -> Thread:
         rel = self._ws.normalize(file)
-        source = self._ws.read(rel)
+        source = self._text_source(rel)
         anchor = create_anchor(rel, source, line_start, line_end, start_character, end_character)
+        event = _event("created", author, author_type, anchor=anchor, body=body, tag=tag, ai_meta=ai_meta)
         with self._store.transaction():
             self._reconciler.prime()
-            thread = edits.new_thread(self._unused_id(), anchor, body, tag, author, author_type, ai_meta, utc_now())
-            self._store.put(thread)
+            thread = self._create(event)
         self._reconciler.hashes.remember(rel, source)
         self._written([thread])
         return thread
@@ -194,19 +204,38 @@ class Service:
         """The bulk path (imports, benchmarks): same validation and anchoring as `add`, each
         source read once, one transaction and one sync for the whole batch."""
         sources: dict[str, bytes] = {}
-        threads: list[Thread] = []
+        items: list[tuple[str, Event]] = []
         with self._store.transaction():
             for spec in specs:
                 rel = self._ws.normalize(spec["file"])
                 if rel not in sources:
-                    sources[rel] = self._ws.read(rel)
+                    sources[rel] = self._text_source(rel)
                 anchor = create_anchor(rel, sources[rel], spec["line_start"], spec["line_end"])
-                threads.append(edits.new_thread(
-                    self._unused_id(), anchor, spec["body"], spec.get("tag", "NOTE"), spec.get("author", DEFAULT_AUTHOR),
-                    spec.get("author_type", "agent"), spec.get("ai_meta"), spec.get("created_at") or utc_now()))
-            self._store.put_many(threads)
+                event = _event("created", spec.get("author", DEFAULT_AUTHOR), spec.get("author_type", "agent"),
+                               at=spec.get("created_at"), anchor=anchor, body=spec["body"],
+                               tag=spec.get("tag", "NOTE"), ai_meta=spec.get("ai_meta"))
+                items.append((self._unused_id(), event))
+            threads = [t for t in self._store.append_many(items) if t is not None]
         self._written(threads)
         return threads
+
+    def _text_source(self, rel: str) -> bytes:
+        """A file a thread may anchor to: text, not binary (INVALID_ARGUMENT)."""
+        source = self._ws.read(rel)
+        if looks_binary(source):
+            raise InvalidArgument(f"{rel} is a binary file: threads anchor to text", field="file",
+                                  details={"file": rel})
+        return source
+
+    def _create(self, event: Event) -> Thread:
+        for _ in range(100):  # an id taken on disk (another branch made the same one): the next
+            try:
+                thread = self._store.append(self._unused_id(), event)
+            except IdTaken:
+                continue
+            assert thread is not None
+            return thread
+        raise StoreError("Could not find an unused thread id")
 
     def _unused_id(self) -> str:
         thread_id = new_thread_id()
@@ -215,24 +244,28 @@ class Service:
         return thread_id
 
     def reply(self, thread_id: str, body: str, *, author: str = DEFAULT_AUTHOR, author_type: str = "agent") -> Thread:
-        return self._update(thread_id, lambda t, now: edits.replied(t, body, author, author_type, now))
+        return self._update(thread_id, lambda t: _event("replied", author, author_type, body=body))
 
     def resolve(self, thread_id: str, *, decision: str | None = None, wontfix: bool = False,
                 decider: str = DEFAULT_AUTHOR) -> Thread:
-        """Idempotent: resolving a resolved thread changes nothing and keeps resolved_at."""
-        return self._update(thread_id, lambda t, now: edits.resolved(t, decision, wontfix, decider, now))
+        """Idempotent: resolving a resolved thread changes nothing and keeps resolved_at. The
+        code where the thread is now is kept with the resolution (review-pair exports)."""
+        return self._update(thread_id, lambda t: _event(
+            "resolved", decider, decision=decision, wontfix=wontfix,
+            snapshot=edits.snapshot_of(t.anchor, utc_now())))
 
     def reopen(self, thread_id: str, *, by: str = DEFAULT_AUTHOR) -> Thread:
         """Reopening keeps the earlier decision: it stays on the thread and in its history."""
-        return self._update(thread_id, lambda t, now: edits.reopened(t, by, now))
+        return self._update(thread_id, lambda t: _event("reopened", by))
 
     def edit(self, thread_id: str, body: str, *, by: str = DEFAULT_AUTHOR) -> Thread:
-        return self._update(thread_id, lambda t, now: edits.edited(t, body, by, now))
+        return self._update(thread_id, lambda t: _event("edited", by, body=body))
 
     def delete(self, thread_id: str) -> Thread:
+        """A tombstone event: the thread is gone from every read; its file keeps its history."""
         with self._store.transaction():
             thread = self._store.get(thread_id)
-            self._store.delete(thread_id)
+            self._store.append(thread_id, _event("deleted", "limpet"))
         self._written([thread])
         return thread
 
@@ -242,43 +275,50 @@ class Service:
         its span of lines); it keeps its id, comments and history. Errors name `thread_id`,
         `file`, `line_start` and `line_end`."""
         rel = self._ws.normalize(file)
-        source = self._ws.read(rel)
+        source = self._text_source(rel)
         with self._store.transaction():
             thread = self._store.get(thread_id)
             span = max(0, thread.anchor.line_end - thread.anchor.line_start)
             lines = source.count(b"\n") + (0 if source.endswith(b"\n") or not source else 1)
             end = line_end if line_end is not None else min(line + span, max(lines, line))
             anchor = create_anchor(rel, source, line, end)
-            moved = edits.moved(thread, anchor, by, utc_now())
-            self._store.put(moved)
+            moved = self._store.append(thread_id, _event("moved", by, anchor=anchor))
+        assert moved is not None
         self._written([moved], thread.anchor.file)
         return moved
 
     def reconcile(self, file: str | None = None) -> ReconcileReport:
+        """Re-anchor threads whose code changed, and re-search orphans whose file or workspace
+        changed since they were last searched. Writes only derived state, never a thread file."""
         flt = ThreadFilter(file=self._ws.normalize(file) if file else None)
-        with self._store.transaction():
-            if file:
-                report = self._reconciler.run(self._select(flt))
-            else:  # the whole store: reuse its grouping by file
-                report = self._reconciler.run(None, self._store.by_file())
+        if file:
+            report = self._reconciler.run(self._select(flt), explicit=True)
+        else:  # the whole store: reuse its grouping by file
+            report = self._reconciler.run(None, self._store.by_file(), explicit=True)
+            report.problems = self._store.problems()
         self._written(report.changed)
         return report
 
     def _reconcile_threads(self, threads: list[Thread]) -> None:
-        with self._store.transaction():
-            fresh = [self._store.get(t.id) for t in threads if self._store.exists(t.id)]
-            report = self._reconciler.run(fresh)
+        fresh = []
+        for t in threads:
+            with contextlib.suppress(LimpetError):
+                fresh.append(self._store.get(t.id))
+        report = self._reconciler.run(fresh)
         self._written(report.changed)
 
-    def _update(self, thread_id: str, change: Callable[[Thread, str], Thread]) -> Thread:
+    def _update(self, thread_id: str, make: Callable[[Thread], Event]) -> Thread:
         with self._store.transaction():
             thread = self._store.get(thread_id)
-            updated = change(thread, utc_now())
-            if updated is not thread:
-                self._store.put(updated)
+            updated = self._store.append(thread_id, make(thread))
+        assert updated is not None
         if updated is not thread:
             self._written([updated])
         return updated
+
+    def _snapshot_event(self, thread: Thread) -> Event:
+        """An import: the whole thread, replacing what the store holds under its id."""
+        return _event("snapshot", thread.author, thread.author_type, thread=thread, mode="replace")
 
     # -- the current review and the page's selection ----------------------------------------
     def present_review(self, content: str, base_uri: str, mode: str = "replace",
@@ -330,3 +370,12 @@ class Service:
         """The text of prompt `name`, filled from this workspace; `tools` are the tools the
         asking door exposes (prompts name them exactly)."""
         return get_prompt(ServicePromptSource(self, tools), name, arguments)
+
+
+def _event(kind: str, by: str, by_type: str | None = None, *, at: str | None = None, **fields: Any) -> Event:
+    """A new event (its `seq` is set by the store, after the events already on disk)."""
+    try:
+        return Event(event=kind, id=new_event_id(), at=at or utc_now(), seq=0, by=by,  # type: ignore[arg-type]
+                     by_type=by_type, **fields)
+    except ValidationError as exc:
+        raise invalid_argument_from(exc) from None

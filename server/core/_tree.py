@@ -9,7 +9,7 @@ from typing import Any
 from limpet.model import Thread
 from limpet.server.store import Workspace
 
-__all__ = ["MAX_FILES", "MAX_SOURCE_BYTES", "file_tree", "source_of"]
+__all__ = ["MAX_FILES", "MAX_SOURCE_BYTES", "file_tree", "looks_binary", "source_of"]
 
 MAX_FILES = 20_000
 MAX_SOURCE_BYTES = 4 * 1024 * 1024
@@ -32,6 +32,25 @@ def file_tree(ws: Workspace, threads: Iterable[Thread]) -> dict[str, Any]:
         paths = sorted(set(counts) | set(sorted(present)[: MAX_FILES - len(counts)]))
     out = [{"path": p, "exists": p in present, "threads": dict(counts[p]) if p in counts else {}} for p in paths]
     return {"workspace": ws.root.name, "files": out, "truncated": truncated}
+
+
+_CONTROL = bytes(b for b in range(32) if b not in b"\t\n\r\f\b\x1b")
+
+
+def looks_binary(data: bytes) -> bool:
+    """Not text a thread can anchor to: a NUL byte anywhere (git's own test), or bytes that
+    are not UTF-8 and are mostly control characters (a Latin-1 source is still text)."""
+    if b"\x00" in data:
+        return True
+    head = data[:8192]
+    try:
+        head.decode("utf-8")
+        return False
+    except UnicodeDecodeError as exc:
+        if exc.start >= len(head) - 4:  # a character cut at the 8 KB boundary
+            return False
+    controls = len(head) - len(head.translate(None, _CONTROL))
+    return controls * 10 > len(head)
 
 
 def source_of(ws: Workspace, path: str) -> dict[str, Any]:

@@ -69,6 +69,10 @@ def _in_feedback_words(fn: Callable[[], T]) -> T:
         return fn()
     except StoreCorrupted as exc:
         raise StoreCorrupted("Feedback store corrupted, attempting recovery from backup", details=exc.details) from None
+    except StoreError as exc:
+        if type(exc) is not StoreError:  # too new, storage failures: their own words
+            raise
+        raise StoreError("Feedback store not initialized", details=exc.details, suggestion=exc.suggestion) from None
     except OSError as exc:
         raise StoreError("Feedback store not initialized", details={"reason": exc.strerror},
                          suggestion="The workspace's .limpet/ must be a readable folder (it is created on "

@@ -15,13 +15,13 @@ from typing import Annotated, Any
 from pydantic import AfterValidator, BaseModel, Field, WithJsonSchema
 
 from limpet.exporters import ExportFormat
-from limpet.model import DEFAULT_AUTHOR, Thread
+from limpet.model import DEFAULT_AUTHOR, MAX_LINE, Thread
 from limpet.server.core import Service, ThreadFilter, format_time, search_threads
 from limpet.server.operations._fields import Args, Body, FilePath, TagName, ThreadId, ThreadOut
 from limpet.server.operations._paging import MAX_PAGE, Cursor, PageLimit, after, next_cursor, page_of
 from limpet.server.operations._registry import operation
 
-Line = Annotated[int, Field(ge=1, le=10_000_000, description="Line number (1-indexed)")]
+Line = Annotated[int, Field(ge=1, le=MAX_LINE, description="Line number (1-indexed)")]
 
 
 class AiMeta(Args):

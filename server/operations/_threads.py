@@ -7,7 +7,7 @@ from typing import Annotated
 
 from pydantic import BaseModel, Field
 
-from limpet.model import DEFAULT_AUTHOR
+from limpet.model import DEFAULT_AUTHOR, MAX_LINE
 from limpet.server.core import Service, ThreadFilter
 from limpet.server.operations._fields import (
     Args,
@@ -26,7 +26,7 @@ from limpet.server.operations._fields import (
 from limpet.server.operations._paging import Cursor, PageLimit, page_of
 from limpet.server.operations._registry import operation
 
-Line = Annotated[int, Field(ge=1, le=10_000_000, description="1-based line number (inclusive)")]
+Line = Annotated[int, Field(ge=1, le=MAX_LINE, description="1-based line number (inclusive)")]
 
 
 class CommentAddArgs(Args):
@@ -80,6 +80,9 @@ class ReconcileResult(BaseModel):
     counts: dict[str, int]
     checked: int
     changed: list[ThreadOut]
+    problems: dict[str, list[str]] = Field(
+        default_factory=dict, description="Store files that could not be fully read (skipped, kept as they are), "
+                                          "by path, with the reasons")
 
 
 def _thread(t) -> dict:
@@ -145,6 +148,7 @@ def comment_reopen(svc: Service, a: CommentReopenArgs) -> dict:
 def comment_reconcile(svc: Service, a: CommentReconcileArgs) -> dict:
     """Re-anchor threads to the current code (all files, or one). Safe to repeat. Returns
     counts per health (anchored/drifted/orphaned) and the threads whose position or health
-    changed."""
+    changed, and store files that could not be fully read (reported, skipped, never deleted)."""
     report = svc.reconcile(a.file)
-    return {"counts": report.counts, "checked": report.checked, "changed": [t.to_wire() for t in report.changed]}
+    return {"counts": report.counts, "checked": report.checked, "changed": [t.to_wire() for t in report.changed],
+            "problems": report.problems}

@@ -15,7 +15,7 @@ from urllib.parse import unquote
 
 from limpet.model import FileNotFound, InvalidPath
 
-__all__ = ["Workspace", "FileState", "STORE_DIRNAME", "PROTECTED_DIRS", "IGNORED_DIRS"]
+__all__ = ["Workspace", "FileState", "STORE_DIRNAME", "PROTECTED_DIRS", "IGNORED_DIRS", "file_state"]
 
 STORE_DIRNAME = ".limpet"
 # Never commentable, never scanned.
@@ -35,6 +35,21 @@ class FileState(NamedTuple):
     size: int
     mtime_ns: int
     ino: int
+    ctime_ns: int  # changes on any write, even one that keeps the size and the mtime
+
+
+def file_state(st: os.stat_result) -> FileState:
+    return FileState(st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns)
+
+
+def is_canonical(rel: str) -> bool:
+    """What `Workspace.normalize` returns: relative, POSIX, no empty, `.` or `..` segment,
+    nothing under a protected folder. (Checked again where a path is opened: defence in depth
+    against a path that never went through normalize.)"""
+    if not rel or rel[0] == "/" or "\x00" in rel or "\\" in rel:
+        return False
+    parts = rel.split("/")
+    return parts[0] not in PROTECTED_DIRS and all(p not in ("", ".", "..") for p in parts)
 
 
 class Workspace:
@@ -97,6 +112,8 @@ class Workspace:
     def _real(self, rel: str, field: str) -> tuple[str, os.stat_result | None]:
         """(real path, its stat when it exists). Walks the components below the (already
         real) root with lstat; only a path holding a symlink pays for a full realpath."""
+        if not is_canonical(rel):  # paths reach here normalized; anything else is refused, not joined
+            raise InvalidPath("Not a canonical workspace path", field=field, details={"path": rel[:4096]})
         path, st = self._root_str, None
         for part in rel.split("/"):
             path = f"{path}{os.sep}{part}"
@@ -155,13 +172,15 @@ class Workspace:
             return None
 
     def state(self, rel: str) -> FileState | None:
+        if not is_canonical(rel):
+            return None
         try:
             st = os.stat(os.path.join(self._root_str, rel))
         except OSError:
             return None
         if not stat.S_ISREG(st.st_mode):
             return None
-        return FileState(st.st_size, st.st_mtime_ns, st.st_ino)
+        return file_state(st)
 
     def walk_sources(self, max_bytes: int = 2_000_000) -> dict[str, FileState]:
         """Every regular file inside the workspace worth indexing (for cross-file moves)."""
@@ -177,5 +196,5 @@ class Workspace:
                 except OSError:
                     continue
                 if stat.S_ISREG(st.st_mode) and st.st_size <= max_bytes:
-                    found[rel] = FileState(st.st_size, st.st_mtime_ns, st.st_ino)
+                    found[rel] = file_state(st)
         return found

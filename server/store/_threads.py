@@ -1,247 +1,204 @@
-"""The workspace store: threads as committed text under `.limpet/`.
+"""The workspace store: threads as committed event files under `.limpet/` (see _layout, _events).
 
-Layout (one file per thread, so two branches adding threads never touch the same file and
-git merges them without a conflict):
+Reads are served from memory while nothing changed on disk. What changed is asked of the
+kernel (inotify, _notify.py: one ioctl when nothing did) or, where it cannot say, found by a
+stat of every thread file (size, mtime, inode and ctime, so an in-place rewrite by another
+program is noticed too). Reads never write a committed byte: positions re-anchored for the
+current code go to the derived cache in the private folder (_derived.py).
 
-    .limpet/store.json            {"schema": N} — refused when N is newer than we understand
-    .limpet/threads/<id>.json     one thread, sorted keys, 2-space indent, trailing newline
-    .limpet/reviews/current.json  the current review (present_review)
-    .limpet/.gitignore            keeps the derived and private folders below out of git
-    .limpet/backups/...           last good copy of every store file (written before the file)
-    .limpet/corrupt/...           corrupt files moved aside for inspection
-    .limpet/cache/, exports/, lock
-
-Reads are served from memory while nothing changed on disk: a generation counter bumped by
-every writer (under the lock) plus the threads folder's mtime (which git checkouts change).
+Writes append one event to one thread's file, under a lock on the workspace folder
+(_files.cross_process_lock), atomically; the write is acknowledged only once its file is on
+disk, and a write the disk refuses leaves nothing behind (STORAGE_FAILED). The first write to
+a store of the older layout converts it (`.json` documents become `.jsonl` event files).
 """
 
 from __future__ import annotations
 
 import contextlib
-import functools
+import logging
 import os
-import time
-from collections.abc import Callable, Iterator
+import threading
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
-
-import orjson
 
 from limpet.model import (
-    SCHEMA_VERSION,
     FileNotFound,
+    InvalidArgument,
+    StoreCorrupted,
     StoreError,
     StoreTooNew,
     Thread,
     ThreadNotFound,
-    is_thread_id,
 )
-from limpet.server.store._files import atomic_write, cross_process_lock, remove_stale_temps
+from limpet.server.store._derived import DerivedCache
+from limpet.server.store._documents import Documents
+from limpet.server.store._events import Event, dump_event, event_order
+from limpet.server.store._files import atomic_write, cross_process_lock, remove_stale_temps, storage_failed
+from limpet.server.store._fold import Apply, fold, stamped
 from limpet.server.store._gc import gc_paused
+from limpet.server.store._layout import ensure_private, locate
+from limpet.server.store._notify import ALL, DirTracker
 from limpet.server.store._order import ThreadOrder
-from limpet.server.store._paths import FileState, Workspace
-from limpet.server.store._recovery import DAMAGE, recover
-from limpet.server.store._staging import StagedPositions, merge_staged
+from limpet.server.store._paths import Workspace
+from limpet.server.store._positions import NEVER, Positions
+from limpet.server.store._setup import prepare_store
+from limpet.server.store._threadfiles import (
+    EVENTS_SUFFIX,
+    LEGACY_SUFFIX,
+    IdTaken,
+    ThreadFiles,
+    folder_problem,
+    read_backup,
+    render,
+    thread_id_of_name,
+    write_backup,
+)
+from limpet.server.store._vetting import vet_thread
 
-__all__ = ["DEFAULT_LOCK_TIMEOUT", "GITIGNORE", "ThreadStore", "dump_record"]
+__all__ = ["DEFAULT_LOCK_TIMEOUT", "NEVER", "Apply", "IdTaken", "ThreadStore"]
 
-GITIGNORE = "# derived, private or disposable: never commit\nbackups/\ncache/\ncorrupt/\nexports/\nlock\n*.tmp-*\n"
+log = logging.getLogger("limpet.store")
+
 DEFAULT_LOCK_TIMEOUT = float(os.environ.get("LIMPET_LOCK_TIMEOUT", "10"))
 
 
-def dump_record(record: dict[str, Any]) -> bytes:
-    """Deterministic bytes: identical content gives identical files on every machine."""
-    return orjson.dumps(record, option=orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2) + b"\n"
+class _Entry:
+    """One thread file as last read: the committed fold, what reads show, what is wrong."""
+
+    __slots__ = ("states", "base", "anchor_key", "thread", "checked", "problems", "too_new", "deleted")
+
+    def __init__(self, states: tuple, base: Thread | None, anchor_key: str, problems: tuple[str, ...],
+                 too_new: int | None, deleted: bool) -> None:
+        self.states = states
+        self.base = base  # the thread as its committed events make it (None: deleted or unreadable)
+        self.anchor_key = anchor_key  # the event that set the committed anchor
+        self.thread: Thread | None = None  # base + derived position: what reads return
+        self.checked: tuple[object, str | None] = (NEVER, None)  # (file hash, workspace version) of that position
+        self.problems = problems
+        self.too_new = too_new
+        self.deleted = deleted
 
 
 class ThreadStore:
-    def __init__(self, workspace: Workspace, lock_timeout: float = DEFAULT_LOCK_TIMEOUT) -> None:
+    def __init__(self, workspace: Workspace, apply: Apply, lock_timeout: float = DEFAULT_LOCK_TIMEOUT) -> None:
         self.ws = workspace
         self.dir = workspace.store_dir
         self.threads_dir = self.dir / "threads"
-        self._threads_str = str(self.threads_dir)
-        self.backup_dir = self.dir / "backups"
-        self.corrupt_dir = self.dir / "corrupt"
-        self.cache_dir = self.dir / "cache"
-        self._generation_str = str(self._generation_file())
         self.lock_timeout = lock_timeout
-        self._cache: dict[str, tuple[FileState, Thread]] = {}
-        self._all_key: tuple[Any, ...] | None = None
-        self._order = ThreadOrder(lambda: (t for _, t in self._cache.values()), lambda i: self._cache[i][1])
-        self._locked = False
-        self._dirty = False
-        self._initialized = False
-        self.staged = StagedPositions()
+        self.places = locate(workspace.root)
+        self._apply = apply
+        self._files = ThreadFiles(self.threads_dir)
+        self._entries: dict[str, _Entry] = {}
+        self._threads: dict[str, Thread] = {}  # the readable threads (what listings show)
+        self._order = ThreadOrder(lambda: iter(self._threads.values()), self._threads.__getitem__)
+        self._tracker = DirTracker(self.threads_dir)
+        self._legacy_possible = True  # until a full scan finds no `.json` thread file
+        self._positions = Positions(DerivedCache(self.private_folder), workspace.normalize)
+        self._reported: dict[str, tuple[str, ...]] = {}
+        self._guard = threading.Lock()
+        self._owner: int | None = None
+        self._prepared = False
+        self.documents = Documents(self.dir, self.private_folder, self.prepare_for_write)
 
     # -- locking & setup -------------------------------------------------------------------
     @contextlib.contextmanager
     def transaction(self) -> Iterator[ThreadStore]:
         """Hold the cross-process lock; every read-modify-write happens inside one."""
-        if self._locked:  # re-entrant within this store object
+        if self._owner == threading.get_ident():  # re-entrant within this thread
             yield self
             return
         if not self.ws.root.is_dir():  # deleted under us: never recreate it just to write a store
             raise FileNotFound(f"Workspace directory no longer exists: {self.ws.root}", field="workspace",
                                details={"workspace": str(self.ws.root)})
-        self.dir.mkdir(exist_ok=True)
-        with cross_process_lock(self.dir / "lock", self.lock_timeout):
-            self._locked = True
-            self._dirty = False
+        with cross_process_lock(self.ws.root, self.lock_timeout, self._guard):
+            self._owner = threading.get_ident()
             try:
-                self._initialize()
-                # Nobody else can write while we hold the lock: if our snapshot is current
-                # now, it is still current after our own writes (which update it).
-                fresh = self._all_key is not None and self._snapshot_key() == self._all_key
+                self.places = locate(self.ws.root)
                 yield self
-                if self._dirty:
-                    self._bump_generation()
-                    self._all_key = self._snapshot_key() if fresh else None
             finally:
-                self._locked = False
+                self._owner = None
 
-    def _initialize(self) -> None:
-        # Once per store object: checked again only if the store folder vanished.
-        if self._initialized and self.threads_dir.is_dir():
+    def _require_lock(self) -> None:
+        if self._owner != threading.get_ident():
+            raise StoreError("internal: write outside a store transaction")
+
+    def _prepare_write(self) -> None:
+        """Before the first committed write: the store's marker and git files, the threads
+        folder, and the conversion of an older layout (under the lock)."""
+        problem = folder_problem(self.dir, self.threads_dir)
+        if problem is not None:
+            raise StoreError(f"Refusing to write: {problem}", details={"store": str(self.dir)})
+        if self._prepared and (self.dir / "store.json").is_file() and self.threads_dir.is_dir():
             return
-        meta = self.dir / "store.json"
-        if not self.check_schema():  # missing, or damaged: keep a damaged one aside, write it anew
-            with contextlib.suppress(FileNotFoundError):
-                atomic_write(self.corrupt_dir / f"store.json.{time.time_ns()}", meta.read_bytes())
-            atomic_write(meta, dump_record({"schema": SCHEMA_VERSION}))
-        gitignore = self.dir / ".gitignore"
-        if not gitignore.exists() or gitignore.read_text() != GITIGNORE:
-            atomic_write(gitignore, GITIGNORE.encode())
-        self.threads_dir.mkdir(exist_ok=True)
-        # A writer killed mid-write leaves a temp file: in any folder written under the lock.
-        for folder in (self.dir, self.threads_dir, self.backup_dir, self.backup_dir / "threads",
-                       self.dir / "reviews", self.backup_dir / "reviews", self.corrupt_dir):
-            remove_stale_temps(folder)
-        remove_stale_temps(self.cache_dir, only_dead_writers=True)  # also written lock-free
-        self._initialized = True
+        try:
+            converted = prepare_store(self.dir, self.threads_dir, self._files.converted)
+        except OSError as exc:
+            raise storage_failed(exc, self.dir, "prepare the store in") from None
+        for thread_id in converted:
+            self._refresh_one(thread_id)
+        backups = self.backup_dir
+        if backups is not None:  # written under the lock too: a killed writer's temp files
+            remove_stale_temps(backups)
+        self._prepared = True
 
     def check_schema(self) -> bool:
-        """StoreTooNew for a newer store; False when the marker is missing or damaged."""
-        meta = self.dir / "store.json"
-        try:
-            data = orjson.loads(meta.read_bytes())
-            version = int(data["schema"])
-        except FileNotFoundError:
-            return False
-        except (orjson.JSONDecodeError, KeyError, TypeError, ValueError):
-            return False  # rewritten by _initialize; thread files carry their own version too
-        if version > SCHEMA_VERSION:
-            raise StoreTooNew(
-                f"This store was written by a newer limpet (schema {version}; this limpet reads {SCHEMA_VERSION})",
-                details={"schema": version, "supported": SCHEMA_VERSION},
-            )
-        return True
+        from limpet.server.store._setup import read_schema
+
+        return read_schema(self.dir) is not None
 
     @property
     def initialized(self) -> bool:
         return self.dir.is_dir()
 
-    def _generation_file(self) -> Path:
-        return self.cache_dir / "generation"
+    def private_folder(self, create: bool = True) -> Path | None:
+        """This checkout's private folder (see _layout), or None when there is none to use."""
+        if create:
+            return self.places.private if ensure_private(self.places) else None
+        return self.places.private if self.places.private.is_dir() else None
 
-    def _bump_generation(self) -> None:
-        # A cache hint, not data: no fsync needed.
-        gen = self._generation_file()
-        gen.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write(gen, str(time.time_ns()).encode(), durable=False)
+    @property
+    def backup_dir(self) -> Path | None:
+        folder = self.private_folder(create=False)
+        return folder / "backups" / "threads" if folder is not None else None
 
-    def _snapshot_key(self) -> tuple[Any, ...]:
-        # On every read: plain os calls on strings (a Path read costs several times more).
-        try:
-            dir_mtime = os.stat(self._threads_str).st_mtime_ns
-        except OSError:
-            dir_mtime = None
-        try:
-            fd = os.open(self._generation_str, os.O_RDONLY)
-        except OSError:
-            return (dir_mtime, None)
-        try:
-            return (dir_mtime, os.read(fd, 64))
-        except OSError:
-            return (dir_mtime, None)
-        finally:
-            os.close(fd)
+    def prepare_for_write(self) -> None:
+        """Make the store ready for a committed write (caller holds the lock)."""
+        self._require_lock()
+        self._prepare_write()
 
     # -- reading ---------------------------------------------------------------------------
-    def _cache_set(self, thread_id: str, entry: tuple[FileState, Thread] | None) -> None:
-        if entry is None:
-            old = self._cache.pop(thread_id, None)
-            if old is None:
-                return
-        else:
-            old = self._cache.get(thread_id)
-            self._cache[thread_id] = entry
-            if old is not None and old[1] is entry[1]:
-                return
-        self._order.changed(old[1] if old else None, entry[1] if entry else None)
-
-    def path_of(self, thread_id: str) -> Path:
-        return self.threads_dir / f"{thread_id}.json"
-
-    def _path_str(self, thread_id: str) -> str:
-        return f"{self._threads_str}{os.sep}{thread_id}.json"  # no Path object on the read path
+    def get(self, thread_id: str, field: str = "thread_id") -> Thread:
+        self._usable()
+        entry = self._refresh_one(thread_id)
+        if entry is not None and entry.thread is not None:
+            return entry.thread
+        if entry is not None and entry.too_new is not None:
+            raise StoreTooNew(f"Thread {thread_id} was written by a newer limpet (schema {entry.too_new})",
+                              details={"schema": entry.too_new, "thread_id": thread_id})
+        if entry is not None and entry.problems and not entry.deleted:
+            raise StoreCorrupted(
+                f"Thread {thread_id}'s file is damaged and was kept as it is: {entry.problems[0]}",
+                field=field, details={"thread_id": thread_id, "recovered": False, "problems": list(entry.problems)},
+                suggestion="Repair or remove the file (see `limpet reconcile` for every problem).")
+        raise ThreadNotFound(f"Thread not found: {thread_id}", field=field, details={"thread_id": thread_id})
 
     def exists(self, thread_id: str) -> bool:
-        return self.path_of(thread_id).exists()
-
-    def get(self, thread_id: str, field: str = "thread_id") -> Thread:
-        path = self._path_str(thread_id)
-        try:
-            st = os.stat(path)
-        except FileNotFoundError:
-            self._cache_set(thread_id, None)
-            raise ThreadNotFound(
-                f"Thread not found: {thread_id}", field=field, details={"thread_id": thread_id}
-            ) from None
-        state = FileState(st.st_size, st.st_mtime_ns, st.st_ino)
-        cached = self._cache.get(thread_id)
-        if cached and cached[0] == state:
-            return cached[1]
-        thread = self._load_file(thread_id, Path(path))
-        self._cache_set(thread_id, (state, thread))
-        return thread
+        """A file for this id exists (even a deleted or damaged thread's: ids are never reused)."""
+        return any(s is not None for s in self._files.states(thread_id))
 
     def holds_disk_version(self, thread_id: str) -> bool:
         """Is the thread's file on disk the version this process holds (read or wrote)? A
         change watcher asks, to tell other processes' writes from the echo of its own."""
-        try:
-            st = os.stat(self._path_str(thread_id))
-        except FileNotFoundError:
-            return thread_id not in self._cache
-        except OSError:
-            return True
-        cached = self._cache.get(thread_id)
-        return cached is not None and cached[0] == FileState(st.st_size, st.st_mtime_ns, st.st_ino)
+        entry = self._entries.get(thread_id)
+        states = self._files.states(thread_id, self._legacy_possible)
+        if entry is None:
+            return all(s is None for s in states)
+        return entry.states == states
 
     def all(self) -> list[Thread]:
         """Every thread, sorted by (file, line_start, id)."""
         self._refresh()
         return self._order.sorted()
-
-    def _refresh(self) -> None:
-        """Bring the cache up to date with the threads folder (nothing to do when unchanged)."""
-        key = self._snapshot_key()
-        if key == self._all_key and key[0] is not None:
-            return
-        try:
-            names = [e.name for e in os.scandir(self.threads_dir) if e.name.endswith(".json")]
-        except FileNotFoundError:
-            for stale in list(self._cache):
-                self._cache_set(stale, None)
-            self._all_key = key
-            return
-        ids = {n[:-5] for n in names if is_thread_id(n[:-5])}
-        for stale in set(self._cache) - ids:
-            self._cache_set(stale, None)
-        with gc_paused():
-            for thread_id in ids:
-                with contextlib.suppress(ThreadNotFound):
-                    self.get(thread_id)
-        self._all_key = key
 
     def version(self) -> int:
         """Changes whenever any thread does (after catching up with the disk)."""
@@ -254,155 +211,222 @@ class ThreadStore:
         return self._order.by_file()
 
     def for_file(self, rel: str) -> list[Thread]:
-        """Threads on one file, by line."""
         return list(self.by_file().get(rel, ()))
 
-    def _load_file(self, thread_id: str, path: Path) -> Thread:
-        try:
-            with open(path, "rb") as fh:
-                return self._parse(fh.read())
-        except FileNotFoundError:
-            raise ThreadNotFound(f"Thread not found: {thread_id}", field="thread_id") from None
-        except StoreTooNew:
-            raise
-        except DAMAGE as exc:
-            self._recover(thread_id, path, exc)  # always raises
+    def problems(self) -> dict[str, list[str]]:
+        """Thread files limpet could not fully read, and why (after catching up with the disk)."""
+        self._refresh()
+        out = {f".limpet/threads/{tid}{EVENTS_SUFFIX}": list(e.problems)
+               for tid, e in sorted(self._entries.items()) if e.problems}
+        problem = folder_problem(self.dir, self.threads_dir)
+        if problem:
+            out[".limpet/threads"] = [problem]
+        out.update(self.documents.problems())
+        return out
 
-    @staticmethod
-    def _parse(data: bytes) -> Thread:
-        record = orjson.loads(data)
-        if not isinstance(record, dict):
-            raise ValueError("not a JSON object")
-        version = record.get("schema")
-        if not isinstance(version, int):
-            raise ValueError("missing schema version")
-        if version > SCHEMA_VERSION:
-            raise StoreTooNew(
-                f"A thread file was written by a newer limpet (schema {version})",
-                details={"schema": version, "supported": SCHEMA_VERSION},
-            )
-        return Thread.from_record(record)
+    def checked(self, thread_id: str) -> tuple[object, str | None]:
+        """(file content hash, workspace version) the thread's current position was computed
+        against: a thread is stale when its file's hash differs (NEVER: not computed yet)."""
+        entry = self._entries.get(thread_id)
+        return entry.checked if entry is not None else (NEVER, None)
 
-    def _recover(self, thread_id: str, path: Path, exc: Exception) -> None:
-        """Restore the backup of a damaged thread file and report STORE_CORRUPTED once."""
-        with self.transaction():
-            recover(path, self.backup_dir / "threads" / path.name, self.corrupt_dir, self.ws.root,
-                    self._parse, exc)
-        self._cache_set(thread_id, None)  # only reached when the file vanished meanwhile
-        raise ThreadNotFound(f"Thread not found: {thread_id}", field="thread_id")
+    def _usable(self) -> None:
+        """StoreError when the store's folders are not folders (a symlink, a file): refused."""
+        problem = folder_problem(self.dir, self.threads_dir)
+        if problem is not None:
+            raise StoreError(f"The store cannot be read: {problem}", details={"store": str(self.dir)},
+                             suggestion="Make .limpet/ and .limpet/threads/ plain folders of the workspace.")
 
-    # -- writing (inside transaction) -----------------------------------------------------------
-    def put(self, thread: Thread, *, derived: bool = False) -> None:
-        """Write one thread. `derived=True` is for re-anchoring updates: positions can be
-        recomputed from the previous anchor, so they skip the fsyncs and the backup (a crash
-        or a restore from backup costs one re-anchor, never a comment)."""
-        if not self._locked:
-            raise StoreError("internal: write outside a store transaction")
-        self._dirty = True
-        self.staged.discard(thread.id)  # this write carries the thread's current position
-        data = dump_record(thread.to_record())
-        path = self.path_of(thread.id)
-        if not derived:
-            # Backup first: if we die between the two writes the main file is still the old,
-            # valid version, and the backup already holds what the next good read needs.
-            atomic_write(self.backup_dir / "threads" / path.name, data)
-        atomic_write(path, data, durable=not derived)
-        st = os.stat(path)
-        self._cache_set(thread.id, (FileState(st.st_size, st.st_mtime_ns, st.st_ino), thread))
-
-    def stage(self, base: Thread, updated: Thread) -> None:
-        """A re-anchoring result: visible to this process now, written by `flush_staged`."""
-        entry = self._cache.get(base.id)
-        self.staged.stage(base, updated)
-        if entry is None:
+    def _refresh(self) -> None:
+        """Catch up with the threads folder: only the files that changed, when known."""
+        self._usable()
+        changed = self._tracker.changed()
+        if changed is ALL:
+            self._scan()
             return
-        if self._order.moved_within(entry[1], updated.anchor.file):
-            self._cache[base.id] = (entry[0], updated)  # same file: re-sorted when next read
+        for name in changed:
+            thread_id = thread_id_of_name(name)
+            if thread_id is not None:
+                if name.endswith(LEGACY_SUFFIX):
+                    self._legacy_possible = True
+                self._refresh_one(thread_id, force=True)
+
+    def _scan(self) -> None:
+        if folder_problem(self.dir, self.threads_dir) is not None:
+            names: set[str] = set()
         else:
-            self._cache_set(base.id, (entry[0], updated))
+            try:
+                names = {e.name for e in os.scandir(self.threads_dir)}
+            except OSError:
+                names = set()
+        ids = {tid for n in names if (tid := thread_id_of_name(n)) is not None}
+        self._legacy_possible = any(n.endswith(LEGACY_SUFFIX) for n in names)
+        for stale in set(self._entries) - ids:
+            self._set(stale, None)
+        with gc_paused():
+            for thread_id in ids:
+                self._refresh_one(thread_id)
+
+    def _refresh_one(self, thread_id: str, force: bool = False) -> _Entry | None:
+        states = self._files.states(thread_id, self._legacy_possible)
+        entry = self._entries.get(thread_id)
+        if entry is not None and not force and entry.states == states:
+            return entry
+        if all(s is None for s in states):
+            self._set(thread_id, None)
+            return None
+        if states[0] is not None and folder_problem(self.dir, self.threads_dir) is not None:
+            self._set(thread_id, None)
+            return None
+        return self._set(thread_id, self._load(thread_id))
+
+    def _load(self, thread_id: str) -> _Entry:
+        states, parsed, _data = self._files.read(thread_id, self._legacy_possible)
+        problems = list(parsed.problems)
+        if parsed.too_new is not None:  # a newer limpet's events may change what the rest means
+            problems.append(f"written by a newer limpet (schema {parsed.too_new}): not read, left as it is")
+            entry = _Entry(states, None, "", tuple(problems), parsed.too_new, False)
+            self._report(thread_id, entry)
+            return entry
+        base, key, deleted = self._fold(thread_id, parsed.events, problems)
+        if base is None and not deleted and parsed.too_new is None and (problems or not parsed.events):
+            restored = self._restorable(thread_id, parsed.events)  # a damaged file: this checkout's last copy
+            if restored:
+                base, key, deleted = self._fold(thread_id, [*parsed.events, *restored], [])
+                if base is not None:
+                    problems.append("shown from this checkout's backup (the file itself is damaged)")
+        if base is not None:
+            try:
+                vet_thread(base, self.ws.normalize)
+            except ValueError as exc:
+                problems.append(f"refused: {exc}")
+                base = None
+        if base is None and not deleted and not problems and parsed.too_new is None:
+            problems.append("no event creates this thread (a reply or change whose thread is not here)")
+        entry = _Entry(states, base, key, tuple(problems), parsed.too_new, deleted)
+        self._report(thread_id, entry)
+        return entry
+
+    def _fold(self, thread_id: str, events: list[Event], problems: list[str]) -> tuple[Thread | None, str, bool]:
+        return fold(self._apply, thread_id, events, problems)
+
+    def _set(self, thread_id: str, entry: _Entry | None) -> _Entry | None:
+        if entry is None:
+            self._entries.pop(thread_id, None)
+            self._reported.pop(thread_id, None)
+            self._show(thread_id, None)
+            return None
+        self._entries[thread_id] = entry
+        if entry.base is not None:
+            entry.thread, entry.checked = self._positions.overlay(thread_id, entry.base, entry.anchor_key)
+        self._show(thread_id, entry.thread)
+        return entry
+
+    def _show(self, thread_id: str, thread: Thread | None) -> None:
+        old = self._threads.get(thread_id)
+        if thread is None:
+            if old is None:
+                return
+            del self._threads[thread_id]
+        else:
+            if old is thread:
+                return
+            self._threads[thread_id] = thread
+        self._order.changed(old, thread)
+
+    def _report(self, thread_id: str, entry: _Entry) -> None:
+        """Each problem of a thread file is logged once (and listed by `problems`)."""
+        if entry.problems and self._reported.get(thread_id) != entry.problems:
+            log.warning("thread file %s: %s", thread_id, "; ".join(entry.problems))
+        self._reported[thread_id] = entry.problems
+
+    # -- derived positions -------------------------------------------------------------------
+    def stage(self, base: Thread, updated: Thread, checked: str | None, checked_ws: str | None = None) -> None:
+        """A re-anchoring result: visible to this process now, saved by `flush_staged`."""
+        entry = self._entries.get(base.id)
+        if entry is None or entry.base is None:
+            return
+        entry.checked = self._positions.stage(base.id, entry.anchor_key, entry.base, updated, checked, checked_ws)
+        if entry.thread is not updated:
+            old = entry.thread
+            entry.thread = updated
+            if old is not None and self._order.moved_within(old, updated.anchor.file):
+                self._threads[base.id] = updated  # same file: re-sorted when next read
+            else:
+                self._show(base.id, updated)
+
+    @property
+    def pending(self) -> int:
+        return self._positions.pending
 
     def flush_staged(self) -> int:
-        """Write staged positions whose origin is still on disk (compare-and-swap)."""
-        if not self._locked:
-            raise StoreError("internal: write outside a store transaction")
-        written = 0
-        for thread_id, entry in self.staged.take():
+        """Save staged positions to the derived cache (best effort: it is a cache)."""
+        return self._positions.flush()
+
+    # -- writing (inside a transaction) -------------------------------------------------------
+    def append(self, thread_id: str, event: Event, *, durable: bool = True) -> Thread | None:
+        """Apply `event` to the thread as it is on disk now and, if that changes it, write it.
+        Returns the thread after the event (None once deleted)."""
+        self._require_lock()
+        self._prepare_write()
+        states, parsed, data = self._files.read(thread_id, legacy=True)
+        if parsed.too_new is not None:
+            raise StoreTooNew(f"Thread {thread_id} was written by a newer limpet (schema {parsed.too_new})",
+                              details={"schema": parsed.too_new, "thread_id": thread_id})
+        problems: list[str] = []
+        base, _key, deleted = self._fold(thread_id, parsed.events, problems)
+        if event.event in ("created", "snapshot") and event.mode != "replace" and (parsed.events or states[0]):
+            raise IdTaken(thread_id)
+        events, restored = parsed.events, []
+        if base is None and not deleted and event.event not in ("created", "snapshot"):
+            restored = self._restorable(thread_id, parsed.events)  # a damaged file: its backup's events
+            events = [*parsed.events, *restored]
+            base, _key, deleted = self._fold(thread_id, events, problems)
+            if base is None:
+                self._refresh_one(thread_id, force=True)
+                self.get(thread_id)  # raises the right error (not found, damaged, too new)
+                raise ThreadNotFound(f"Thread not found: {thread_id}", details={"thread_id": thread_id})
+        event = stamped(event, events)
+        after = self._apply(base, thread_id, event)
+        if after is base:
+            return self.get(thread_id) if base is not None else None
+        if after is not None:
             try:
-                merged = merge_staged(self.read_fresh(thread_id), entry)
-            except (ThreadNotFound, StoreError):
-                continue  # gone or unreadable: nothing to put a position on
-            if merged is not None:
-                self.put(merged, derived=True)
-                written += 1
-        return written
+                vet_thread(after, self.ws.normalize)
+            except ValueError as exc:
+                raise InvalidArgument(f"Refusing to write an invalid thread: {exc}",
+                                      details={"thread_id": thread_id}) from None
+        for lost in sorted(restored, key=event_order):  # the write repairs the file from the backup
+            data = render(data, dump_event(lost))
+        new = render(data, dump_event(event))
+        path = Path(self._files.events_path(thread_id))
+        try:
+            atomic_write(path, new, durable=durable)
+        except OSError as exc:
+            raise storage_failed(exc, path.relative_to(self.ws.root)) from None
+        # Written: from here on nothing may fail the call.
+        if states[1] is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(self._files.legacy_path(thread_id))  # converted into the events file
+        backups = self.private_folder(create=True)
+        write_backup(backups / "backups" / "threads" if backups is not None else None, thread_id, new)
+        if parsed.problems or problems or restored:  # read it back as any reader will
+            entry = self._refresh_one(thread_id, force=True)
+        else:
+            key = event.id if event.anchor is not None or event.event == "snapshot" else _key
+            entry = self._set(thread_id, _Entry(self._files.states(thread_id, self._legacy_possible), after, key,
+                                                (), None, deleted or after is None))
+        return entry.thread if entry is not None else None
 
-    def read_fresh(self, thread_id: str) -> Thread:
-        """The thread as on disk now, bypassing this process's cache and staged positions."""
-        return self._load_file(thread_id, self.path_of(thread_id))
+    def _restorable(self, thread_id: str, present: list[Event]) -> list[Event]:
+        """Events of this checkout's backup of the thread that its (damaged) file lacks."""
+        backup = read_backup(self.backup_dir, thread_id)
+        known = {e.id for e in present}
+        return [e for e in backup.events if e.id not in known] if backup is not None else []
 
-    def put_many(self, threads: list[Thread]) -> None:
-        """Bulk write (imports, benchmarks): same files, one sync at the end instead of two
-        fsyncs per thread; a crash mid-way leaves whole files only (rename is still atomic)."""
-        if not self._locked:
-            raise StoreError("internal: write outside a store transaction")
-        self._dirty = True
-        for thread in threads:
-            self.staged.discard(thread.id)
-        backup_dir = self.backup_dir / "threads"
-        backup_dir.mkdir(parents=True, exist_ok=True)
-        self.threads_dir.mkdir(parents=True, exist_ok=True)
-        for thread in threads:
-            data = dump_record(thread.to_record())
-            path = self.path_of(thread.id)
-            atomic_write(backup_dir / path.name, data, durable=False)
-            atomic_write(path, data, durable=False)
+    def append_many(self, items: list[tuple[str, Event]]) -> list[Thread | None]:
+        """Bulk appends (imports, benchmarks): the same writes, without an fsync each but one
+        sync at the end (a crash mid-way leaves whole files only: renames are atomic)."""
+        out = [self.append(thread_id, event, durable=False) for thread_id, event in items]
         os.sync()
-
-    def delete(self, thread_id: str) -> None:
-        if not self._locked:
-            raise StoreError("internal: write outside a store transaction")
-        self._dirty = True
-        self.staged.discard(thread_id)
-        self.path_of(thread_id).unlink(missing_ok=True)
-        (self.backup_dir / "threads" / f"{thread_id}.json").unlink(missing_ok=True)
-        self._cache_set(thread_id, None)
-
-    # -- other documents (reviews, caches) ----------------------------------------------------
-    def read_document(self, rel: str, check: Callable[[dict[str, Any]], None] | None = None,
-                      ) -> dict[str, Any] | None:
-        """A store document (e.g. the review), or None when there is none. `check` vets its
-        shape (ValueError: corrupt; StoreTooNew: written by a newer limpet, refused as is).
-        A corrupt one is kept aside, restored from its backup and reported once, like threads."""
-        path = self.dir / rel
-        try:
-            data = path.read_bytes()
-        except FileNotFoundError:
-            return None
-        try:
-            return _parse_document(data, check)
-        except DAMAGE as exc:
-            self._recover_document(rel, check, exc)  # raises, unless the document vanished meanwhile
-            return None
-
-    def _recover_document(self, rel: str, check: Callable[[dict[str, Any]], None] | None, exc: Exception) -> None:
-        """Restore the backup of a damaged document; raises StoreCorrupted unless it vanished."""
-        with self.transaction():
-            recover(self.dir / rel, self.backup_dir / rel, self.corrupt_dir, self.ws.root,
-                    functools.partial(_parse_document, check=check), exc)
-
-    def write_document(self, rel: str, record: dict[str, Any]) -> None:
-        if not self._locked:
-            raise StoreError("internal: write outside a store transaction")
-        self._dirty = True
-        data = dump_record(record)
-        atomic_write(self.backup_dir / rel, data)
-        atomic_write(self.dir / rel, data)
-
-
-def _parse_document(data: bytes, check: Callable[[dict[str, Any]], None] | None) -> dict[str, Any]:
-    record = orjson.loads(data)
-    if not isinstance(record, dict):
-        raise ValueError("not a JSON object")
-    if check is not None:
-        check(record)
-    return record
+        return out

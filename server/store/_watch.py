@@ -5,8 +5,8 @@
 
 `watch_workspace(root, stop)` yields, per debounced burst, the set of changed
 workspace-relative paths: source files, and the store documents any process writes
-(`.limpet/threads/<id>.json`, `.limpet/reviews/current.json`). limpet's derived and private
-folders (cache, backups, corrupt, exports, the lock, temp files), `.git/` and the folders the
+(`.limpet/threads/<id>.jsonl`, `.limpet/reviews/current.json`). limpet's private folders
+(in `.git/`, or `.limpet/cache/`), exports, temp files, `.git/` and the folders the
 workspace scan skips (node_modules, .venv, ...) are ignored. Built on the `watchfiles`
 library (inotify, with its own debounce); when the OS cannot watch the tree (inotify watches
 run out, a file system without notifications) it polls instead. It blocks: the core runs it
@@ -21,6 +21,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from limpet.model import is_thread_id
 from limpet.server.store._files import TEMP_MARK
 from limpet.server.store._paths import IGNORED_DIRS, STORE_DIRNAME
 
@@ -44,16 +45,22 @@ def _relevant(root: str, path: str) -> str | None:
         return None
     first, _, rest = rel.partition("/")
     if first == STORE_DIRNAME:
-        return rel if rest.startswith(_STORE_DOCS) and rel.endswith(".json") else None
+        return rel if rest.startswith(_STORE_DOCS) and rel.endswith((".json", ".jsonl")) else None
     if first in IGNORED_DIRS or any(part in IGNORED_DIRS for part in rel.split("/")[:-1]):
         return None
     return rel
 
 
 def thread_id_of(rel: str) -> str | None:
-    """`.limpet/threads/c_123.json` → `c_123` (a store change, possibly from another process)."""
-    if rel.startswith(_THREADS) and rel.endswith(".json") and "/" not in rel[len(_THREADS):]:
-        return rel[len(_THREADS):-5]
+    """`.limpet/threads/c_123.jsonl` → `c_123` (a store change, possibly from another process;
+    `c_123.json` is the same thread in the older layout)."""
+    if not rel.startswith(_THREADS) or "/" in rel[len(_THREADS):]:
+        return None
+    name = rel[len(_THREADS):]
+    for suffix in (".jsonl", ".json"):
+        if name.endswith(suffix):
+            tid = name[: -len(suffix)]
+            return tid if is_thread_id(tid) else None
     return None
 
 

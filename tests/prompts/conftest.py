@@ -98,11 +98,14 @@ def fixture_ws(tmp_path: Path) -> Path:
 @pytest.fixture
 def fixture_service(fixture_ws: Path):
     from limpet.server.core import Service
+    from limpet.server.store import Event
 
     service = Service(fixture_ws, lock_timeout=5)
     with service._store.transaction():
-        for thread in fixture_threads(fixture_ws):
-            service._store.put(thread)
+        service._store.append_many([
+            (t.id, Event(event="snapshot", id=f"e_{n + 1}", at=t.updated_at, seq=0, by=t.author,
+                         by_type=t.author_type, thread=t, mode="replace"))
+            for n, t in enumerate(fixture_threads(fixture_ws))])
     return service
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 
 import pytest
 from support import call, stdio_session
@@ -62,16 +63,19 @@ async def test_orphaned_flag(workspace):
     assert items[0]["orphaned"] is True and summary["orphanedCount"] == 1
 
 
-async def test_corrupt_store_is_reported_in_the_seeds_words_and_recovered(workspace):
+async def test_a_damaged_thread_file_never_fails_the_listing_and_is_reported_in_the_seeds_words(workspace):
     async with stdio_session(workspace) as s:
-        _, d, _ = await call(s, "comment_add", {"file": "PLAN.md", "line_start": 1, "line_end": 1, "body": "b"})
-        path = workspace / ".limpet" / "threads" / f"{d['thread']['id']}.json"
+        _, a, _ = await call(s, "comment_add", {"file": "PLAN.md", "line_start": 1, "line_end": 1, "body": "a"})
+        _, b, _ = await call(s, "comment_add", {"file": "PLAN.md", "line_start": 3, "line_end": 3, "body": "b"})
+        path = workspace / ".limpet" / "threads" / f"{a['thread']['id']}.jsonl"
         path.write_text("{garbage")
-        is_error, data, text = await call(s, "get_feedback", {})
+        shutil.rmtree(workspace / ".limpet" / "cache")  # no backup to show it from (a fresh clone)
+        is_error, data, items = await call(s, "get_feedback", {})
+        assert not is_error and [i["id"] for i in items] == [b["thread"]["id"]]  # the rest is served
+        is_error, data, text = await call(s, "resolve_feedback", {"threadId": a["thread"]["id"]})
         assert is_error and data["error"]["code"] == "STORE_CORRUPTED"
         assert text == {"error": "Feedback store corrupted, attempting recovery from backup"}
-        is_error, data, items = await call(s, "get_feedback", {})
-        assert not is_error and len(items) == 1
+        assert path.read_text() == "{garbage"  # reported, kept as it is
 
 
 async def test_unreadable_store_is_not_initialized(workspace):

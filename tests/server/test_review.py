@@ -141,7 +141,7 @@ def test_the_review_is_stored_as_committable_deterministic_text_with_a_backup(se
     path = workspace / ".limpet/reviews/current.json"
     data = path.read_bytes()
     assert data.endswith(b"\n") and orjson.loads(data)["schema"] == 1
-    assert (workspace / ".limpet/backups/reviews/current.json").read_bytes() == data
+    assert (workspace / ".limpet/cache/backups/reviews/current.json").read_bytes() == data  # private
     assert list(orjson.loads(data)) == sorted(orjson.loads(data))
 
 

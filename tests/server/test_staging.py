@@ -1,4 +1,5 @@
-"""Re-anchoring results are written behind (derived data), never over newer writes."""
+"""Re-anchoring results are derived: kept in the private cache (written behind), never in a
+committed thread file, never over a newer move."""
 
 from __future__ import annotations
 
@@ -13,8 +14,13 @@ from support import call, stdio_session
 from limpet.server.core import Service
 
 
-def _on_disk(workspace, tid):
-    return json.loads((workspace / ".limpet" / "threads" / f"{tid}.json").read_text())
+def _committed(workspace, tid):
+    return (workspace / ".limpet" / "threads" / f"{tid}.jsonl").read_bytes()
+
+
+def _seen_by_a_new_process(workspace, tid):
+    """What a new process shows without re-anchoring anything itself (the cache, or the commit)."""
+    return Service(workspace).get(tid, fresh=False)
 
 
 def _shift(workspace, rel="src/auth.py", lines=2):
@@ -27,64 +33,69 @@ def test_reconcile_is_visible_at_once_and_written_on_flush(service, workspace):
     _shift(workspace)
     report = service.reconcile()
     assert [c.id for c in report.changed] == [t.id]
+    committed = _committed(workspace, t.id)
     assert service.get(t.id).anchor.line_start == 12  # this process sees the new position now
-    assert _on_disk(workspace, t.id)["anchor"]["line_start"] == 10  # ... the disk later
+    assert _seen_by_a_new_process(workspace, t.id).anchor.line_start == 10  # ... other processes later
     assert service.flush() == 1
-    assert _on_disk(workspace, t.id)["anchor"]["line_start"] == 12
+    assert _seen_by_a_new_process(workspace, t.id).anchor.line_start == 12
     assert service.flush() == 0
+    assert _committed(workspace, t.id) == committed  # derived state never touches the thread file
 
 
-def test_a_real_write_carries_the_staged_position(service, workspace):
+def test_a_reply_appends_one_event_and_keeps_the_derived_position(service, workspace):
     t = service.add("src/auth.py", 10, 14, "x")
     _shift(workspace)
     service.reconcile()
-    service.reply(t.id, "y")
-    record = _on_disk(workspace, t.id)
-    assert record["anchor"]["line_start"] == 12 and len(record["comments"]) == 2
-    assert service.flush() == 0
+    committed = _committed(workspace, t.id)
+    replied = service.reply(t.id, "y")
+    assert replied.anchor.line_start == 12 and len(replied.comments) == 2
+    after = _committed(workspace, t.id)
+    assert after.startswith(committed) and json.loads(after.splitlines()[-1])["event"] == "replied"
+    service.flush()
+    assert _seen_by_a_new_process(workspace, t.id).anchor.line_start == 12
 
 
-def test_flush_never_overwrites_a_newer_move_by_another_process(service, workspace):
+def test_a_derived_position_never_overrides_a_newer_move_by_another_process(service, workspace):
     t = service.add("src/auth.py", 10, 14, "x")
     _shift(workspace)
     service.reconcile()
     other = Service(workspace)
     other.move(t.id, "PLAN.md", 1)
     other.reply(t.id, "moved by hand")
-    assert service.flush() == 0  # its origin is no longer on disk: dropped
-    record = _on_disk(workspace, t.id)
-    assert record["anchor"]["file"] == "PLAN.md" and len(record["comments"]) == 2
+    service.flush()  # derived from the anchor before the move: ignored from now on
+    seen = _seen_by_a_new_process(workspace, t.id)
+    assert seen.anchor.file == "PLAN.md" and len(seen.comments) == 2
 
 
-def test_flush_keeps_replies_made_elsewhere_meanwhile(service, workspace):
+def test_derived_positions_survive_replies_made_elsewhere_meanwhile(service, workspace):
     t = service.add("src/auth.py", 10, 14, "x")
     _shift(workspace)
     service.reconcile()
     Service(workspace).reply(t.id, "from another process")  # that process re-anchors on its own
     service.flush()
-    record = _on_disk(workspace, t.id)
-    assert record["anchor"]["line_start"] == 12
-    assert [c["body"] for c in record["comments"]] == ["x", "from another process"]
+    seen = _seen_by_a_new_process(workspace, t.id)
+    assert seen.anchor.line_start == 12
+    assert [c.body for c in seen.comments] == ["x", "from another process"]
 
 
-def test_cli_reconcile_writes_before_it_exits(limpet_cmd, service, workspace):
+def test_cli_reconcile_keeps_positions_before_it_exits(limpet_cmd, service, workspace):
     t = service.add("src/auth.py", 10, 14, "x")
     _shift(workspace)
     subprocess.run([*limpet_cmd, "reconcile"], cwd=workspace, check=True, capture_output=True)
-    assert _on_disk(workspace, t.id)["anchor"]["line_start"] == 12
+    assert _seen_by_a_new_process(workspace, t.id).anchor.line_start == 12
 
 
 @pytest.mark.anyio
-async def test_server_writes_staged_positions_when_idle(service, workspace):
+async def test_server_keeps_staged_positions_when_idle(service, workspace):
     t = service.add("src/auth.py", 10, 14, "x")
     _shift(workspace)
     async with stdio_session(workspace) as s:
         _, data, _ = await call(s, "comment_reconcile", {})
         assert data["counts"]["anchored"] == 1
         deadline = time.monotonic() + 10
-        while _on_disk(workspace, t.id)["anchor"]["line_start"] != 12 and time.monotonic() < deadline:
+        while _seen_by_a_new_process(workspace, t.id).anchor.line_start != 12 and time.monotonic() < deadline:
             await anyio.sleep(0.1)
-    assert _on_disk(workspace, t.id)["anchor"]["line_start"] == 12
+    assert _seen_by_a_new_process(workspace, t.id).anchor.line_start == 12
 
 
 def test_staged_moves_keep_the_thread_order(service, workspace):

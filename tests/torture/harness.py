@@ -24,7 +24,7 @@ __all__ = ["RpcServer", "store_snapshot", "TRACEBACK_MARKS", "KNOWN_CODES"]
 TRACEBACK_MARKS = ("Traceback (most recent call last)", 'File "/', "  File \"")
 # The contract's error codes (model/_errors.py); INTERNAL (a bug) is deliberately absent.
 KNOWN_CODES = {"INVALID_ARGUMENT", "INVALID_PATH", "FILE_NOT_FOUND", "THREAD_NOT_FOUND", "INVALID_ANCHOR",
-               "PARSE_ERROR", "LOCK_TIMEOUT", "STORE_CORRUPTED", "STORE_TOO_NEW"}
+               "PARSE_ERROR", "LOCK_TIMEOUT", "STORE_CORRUPTED", "STORE_TOO_NEW", "STORAGE_FAILED", "STORE_ERROR"}
 
 
 class RpcServer:

@@ -14,11 +14,17 @@ from torture.harness import RpcServer, store_snapshot
 from limpet.server.core import Service
 
 WORKER = Path(__file__).with_name("contention_worker.py")
-HOLD_LOCK = ("import fcntl, sys, time\n"
-             "f = open(sys.argv[1], 'a')\n"
-             "fcntl.flock(f, fcntl.LOCK_EX)\n"
+HOLD_LOCK = ("import fcntl, os, sys, time\n"
+             "fd = os.open(sys.argv[1], os.O_RDONLY)\n"  # the store lock is a flock on the workspace folder
+             "fcntl.flock(fd, fcntl.LOCK_EX)\n"
              "print('held', flush=True)\n"
              "time.sleep(600)\n")
+CLEAN_LOOP = ("import subprocess, sys, os\n"
+              "n = 0\n"
+              "while not os.path.exists(sys.argv[2]):\n"
+              "    subprocess.run(['git', 'clean', '-fdxq'], cwd=sys.argv[1], stderr=subprocess.DEVNULL)\n"
+              "    n += 1\n"
+              "print(n, flush=True)\n")
 
 
 def _run_together(workspace: Path, jobs: list[tuple[str, str, int, str]]) -> list[list[str]]:
@@ -86,7 +92,7 @@ def test_a_lock_held_past_the_timeout_gives_lock_timeout_never_a_hang(workspace,
     with RpcServer(workspace, env={"LIMPET_LOCK_TIMEOUT": "0.5"}, timeout=30) as server:
         tid = server.ok("comment_add", {"file": "src/auth.py", "line_start": 10, "line_end": 14,
                                         "body": "before the lock"})["thread"]["id"]
-        holder = subprocess.Popen([sys.executable, "-c", HOLD_LOCK, str(workspace / ".limpet" / "lock")],
+        holder = subprocess.Popen([sys.executable, "-c", HOLD_LOCK, str(workspace)],
                                   stdout=subprocess.PIPE, text=True)
         try:
             assert holder.stdout.readline().strip() == "held"  # type: ignore[union-attr]
@@ -110,3 +116,26 @@ def test_a_lock_held_past_the_timeout_gives_lock_timeout_never_a_hang(workspace,
         # the kernel released the dead holder's lock: the same server writes again
         assert len(server.ok("comment_reply", {"thread_id": tid, "body": "after"})["thread"]["comments"]) == 2
     figures["lock_timeout"] = {"blocked_writes": len(writes), "all_lock_timeout": True}
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(300)
+def test_two_writers_with_git_clean_in_a_loop_land_all_301_comments(workspace, figures):
+    from gitrepo import commit_all, git_init
+
+    git_init(workspace)
+    thread = Service(workspace).add("src/auth.py", 10, 14, "a committed thread")
+    commit_all(workspace, "thread")
+    stop = workspace.parent / "stop-cleaning"
+    cleaner = subprocess.Popen([sys.executable, "-c", CLEAN_LOOP, str(workspace), str(stop)],
+                               stdout=subprocess.PIPE, text=True)
+    try:
+        outputs = _run_together(workspace, [("reply", thread.id, 150, name) for name in ("p0", "p1")])
+    finally:
+        stop.touch()
+        cleans = int(cleaner.communicate(timeout=60)[0] or 0)
+    assert all(len(out) == 150 for out in outputs)
+    final = Service(workspace).get(thread.id, fresh=False)
+    assert len(final.comments) == 301 and cleans > 0
+    figures["contention_with_git_clean"] = {"processes": 2, "replies_each": 150, "git_cleans": cleans,
+                                            "comments_on_thread": len(final.comments)}

@@ -94,6 +94,7 @@ def test_acknowledged_writes_survive_sigkill_at_random_moments(workspace, figure
     assert TOTAL_WRITES <= len(comments) <= TOTAL_WRITES + KILLS
     assert all(len({c.id for c in t.comments}) == len(t.comments) for t in threads)
     assert not (workspace / ".limpet" / "corrupt").exists(), "a store file needed repair"
+    assert Service(workspace).problems() == {}, "a kill left a damaged thread file"
 
     # A fresh process (the CLI) writes at once, and the store holds no temp file afterwards.
     first = acks[0][1]

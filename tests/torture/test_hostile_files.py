@@ -97,6 +97,9 @@ def test_binary_invalid_utf8_crlf_bom_tabs_and_long_lines_each_get_a_thread_or_a
         reconciled = server.ok("comment_reconcile", {})
         assert reconciled["checked"] >= len([o for o in outcomes.values() if o == "thread"])
     assert all(o == "thread" or o in KNOWN_CODES for o in outcomes.values())
+    # binary files are not anchor targets: nothing of them reaches a committed thread file
+    assert outcomes["bin/blob.bin"] == outcomes["bin/nuls.py"] == "INVALID_ARGUMENT"
+    assert outcomes["enc/latin1.py"] == outcomes["enc/broken.py"] == "thread"  # not UTF-8, still text
     figures.setdefault("hostile_files", {})["odd_files"] = outcomes
 
 

@@ -147,3 +147,35 @@ def test_the_file_api_refuses_escapes_like_the_tools(site, path):
     assert json.loads(body)["error"]["code"] in ("INVALID_PATH", "FILE_NOT_FOUND")
     if path not in ("src",):
         assert json.loads(body)["error"]["code"] == "INVALID_PATH", (path, body)
+
+
+ADD = {"file": "PLAN.md", "line_start": 1, "line_end": 1, "body": "from a page elsewhere"}
+
+
+@pytest.mark.parametrize("content_type, body", [
+    ("text/plain", json.dumps(ADD).encode()),
+    ("application/x-www-form-urlencoded", b"file=PLAN.md&line_start=1&line_end=1&body=x"),
+    ("multipart/form-data; boundary=x", b"--x\r\nContent-Disposition: form-data; name=\"file\"\r\n\r\nPLAN.md\r\n--x--\r\n"),
+    (None, json.dumps(ADD).encode()),
+])
+def test_seed_tool_endpoints_take_only_json_bodies(site, content_type, body, figures):
+    headers = {"content-type": content_type} if content_type else {"content-type": ""}
+    status, reply, _ = request(site, "POST", "/mcp/comment_add", body, headers=headers)
+    assert status == 400 and b"application/json" in reply, (content_type, status, reply)
+    status, reply, _ = request(site, "POST", "/mcp/comment_list", b"{}")
+    assert json.loads(json.loads(reply)["status"])["threads"] == []  # nothing was created
+    figures.setdefault("http", {}).setdefault("seed_bodies_not_json_refused", 0)
+    figures["http"]["seed_bodies_not_json_refused"] += 1
+
+
+@pytest.mark.parametrize("origin", ["http://localhost:3000", "http://127.0.0.1:1", "https://{netloc}"])
+def test_seed_tool_endpoints_refuse_another_origin_even_on_loopback(site, origin, figures):
+    netloc = urlsplit(site).netloc
+    status, reply, _ = request(site, "POST", "/mcp/comment_add", json.dumps(ADD).encode(),
+                               headers={"Origin": origin.format(netloc=netloc)})
+    assert status == 403, (origin, status, reply)
+    same, _, _ = request(site, "POST", "/mcp/comment_add", json.dumps(ADD).encode(),
+                         headers={"Origin": f"http://{netloc}"})
+    assert same == 200
+    figures.setdefault("http", {}).setdefault("seed_cross_origin_refused", 0)
+    figures["http"]["seed_cross_origin_refused"] += 1

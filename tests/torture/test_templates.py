@@ -99,3 +99,26 @@ def test_workspace_templates_cannot_exhaust_memory_or_time(workspace, figures):
             refused += 1
         server.ok("comment_list", {})
     figures["templates"] = {**figures.get("templates", {}), "resource_exhaustion_refused": refused}
+
+
+@pytest.mark.timeout(120)
+def test_a_template_reached_through_a_symlink_is_refused_never_rendered(workspace, tmp_path, figures):
+    import os
+    import shutil
+
+    write_files(tmp_path, {"outside/secret.txt": SECRET, "outside/prompts/review_code.md.j2": SECRET})
+    prompts = workspace / ".limpet" / "prompts"
+    prompts.mkdir(parents=True)
+    refused = 0
+    with RpcServer(workspace, timeout=60) as server:
+        for target, link in ((tmp_path / "outside" / "secret.txt", prompts / "review_code.md.j2"),
+                             (tmp_path / "outside" / "prompts", prompts)):
+            if link == prompts:
+                shutil.rmtree(prompts)
+            os.symlink(target, link)
+            reply = server.request("prompts/get", {"name": "review_code", "arguments": {"filePath": "src/auth.py"}})
+            raw = server.last_raw.decode()
+            assert reply["error"]["data"]["code"] == "PARSE_ERROR" and "symlink" in reply["error"]["message"], reply
+            assert SECRET not in raw
+            refused += 1
+    figures["templates"] = {**figures.get("templates", {}), "symlinked_templates_refused": refused}

@@ -1,0 +1,174 @@
+"""Derived state: where each thread's code is now, kept out of the committed files.
+
+A thread's committed record holds the anchor a person or agent chose. Where that code is in
+the current checkout (its re-anchored position, health, method, confidence, the `reanchored`
+history) and what content that was checked against are derived: any checkout recomputes
+them from the committed anchor and the code. They live in one SQLite table in the private
+folder (see _layout), so reads and reconciles never change a committed byte, and a fresh
+process does not re-anchor what another one already placed.
+
+    derived(thread TEXT PRIMARY KEY, base TEXT, record BLOB)
+
+`base` is the id of the event that set the committed anchor: a row whose base is not the
+thread's current one (someone moved the thread since) is ignored. Every failure here (a
+read-only or full disk, a damaged database, a busy one) is logged once and costs only
+recomputation: this is a cache. A damaged database is deleted and started anew.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import sqlite3
+import threading
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+import orjson
+from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
+
+from limpet.model import Anchor, Health, HistoryEvent
+
+__all__ = ["Derived", "DerivedCache"]
+
+log = logging.getLogger("limpet.store")
+_SCHEMA = 1
+
+
+class Derived(BaseModel):
+    """One thread's position in this checkout, and what it was computed against."""
+
+    model_config = ConfigDict(strict=True, frozen=True, extra="ignore")
+
+    base: str  # the event that set the committed anchor this was derived from
+    anchor: Anchor
+    health: Health
+    method: str
+    confidence: float
+    checked: str | None  # content hash of the thread's file when checked (None: it was absent)
+    checked_ws: str | None = None  # the workspace version an orphan was searched against
+    history: tuple[HistoryEvent, ...] = ()  # `reanchored` events since the committed anchor
+
+
+_RECORD = TypeAdapter(Derived)
+
+
+def _dump(d: Derived) -> bytes:
+    return orjson.dumps({"base": d.base, "anchor": d.anchor.to_dict(), "health": d.health, "method": d.method,
+                         "confidence": d.confidence, "checked": d.checked, "checked_ws": d.checked_ws,
+                         "history": [h.to_dict() for h in d.history]})
+
+
+@dataclass
+class _Db:
+    path: Path
+    conn: sqlite3.Connection
+
+
+class DerivedCache:
+    """The derived table of one workspace; `folder(create)` says where the private folder is
+    now (None: nowhere to keep it, e.g. outside git with no `.limpet/` yet)."""
+
+    def __init__(self, folder: Callable[[bool], Path | None]) -> None:
+        self._folder = folder
+        self._db: _Db | None = None
+        self._lock = threading.Lock()
+        self._warned = False
+
+    def load(self) -> dict[str, Derived]:
+        """Every row that still parses (others are dropped from the table)."""
+        with self._lock:
+            db = self._open(create=False)
+            if db is None:
+                return {}
+            try:
+                rows = db.conn.execute("SELECT thread, record FROM derived").fetchall()
+            except sqlite3.Error as exc:
+                self._damaged(db, exc)
+                return {}
+        out: dict[str, Derived] = {}
+        for thread_id, record in rows:
+            try:
+                out[thread_id] = _RECORD.validate_json(record, strict=True)
+            except (ValidationError, ValueError):
+                continue
+        return out
+
+    def save(self, entries: dict[str, Derived], drop: Iterable[str] = ()) -> int:
+        """Upsert `entries`, delete `drop`; the number written (0 when the cache is unavailable)."""
+        dropped = list(drop)
+        if not entries and not dropped:
+            return 0
+        with self._lock:
+            db = self._open(create=True)
+            if db is None:
+                return 0
+            try:
+                with db.conn:
+                    db.conn.executemany(
+                        "INSERT INTO derived(thread, base, record) VALUES (?, ?, ?) "
+                        "ON CONFLICT(thread) DO UPDATE SET base=excluded.base, record=excluded.record",
+                        [(tid, d.base, _dump(d)) for tid, d in entries.items()])
+                    if dropped:
+                        db.conn.executemany("DELETE FROM derived WHERE thread = ?", [(t,) for t in dropped])
+            except sqlite3.Error as exc:
+                self._damaged(db, exc)
+                return 0
+        return len(entries)
+
+    def close(self) -> None:
+        with self._lock:
+            if self._db is not None:
+                with contextlib.suppress(sqlite3.Error):
+                    self._db.conn.close()
+                self._db = None
+
+    # -- the database file ------------------------------------------------------------------
+    def _open(self, *, create: bool) -> _Db | None:
+        folder = self._folder(create)
+        if folder is None:
+            return None
+        path = folder / "derived.sqlite"
+        if self._db is not None and self._db.path == path:
+            return self._db
+        if self._db is not None:
+            with contextlib.suppress(sqlite3.Error):
+                self._db.conn.close()
+            self._db = None
+        if not create and not path.exists():
+            return None
+        try:
+            if create:
+                folder.mkdir(parents=True, exist_ok=True)
+            conn = sqlite3.connect(str(path), timeout=0.5, isolation_level=None, check_same_thread=False)
+            conn.isolation_level = ""  # transactions via `with conn`
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=OFF")  # a cache: a crash costs recomputation, never data
+            conn.execute("CREATE TABLE IF NOT EXISTS derived (thread TEXT PRIMARY KEY, base TEXT NOT NULL, "
+                         "record BLOB NOT NULL)")
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            if version != _SCHEMA:
+                with conn:
+                    conn.execute("DELETE FROM derived")
+                conn.execute(f"PRAGMA user_version={_SCHEMA}")
+        except (sqlite3.Error, OSError) as exc:
+            self._warn(f"derived-state cache unavailable at {path} ({exc}); positions are recomputed")
+            return None
+        self._db = _Db(path, conn)
+        return self._db
+
+    def _damaged(self, db: _Db, exc: Exception) -> None:
+        self._warn(f"derived-state cache {db.path} failed ({exc}); starting it anew")
+        with contextlib.suppress(sqlite3.Error):
+            db.conn.close()
+        self._db = None
+        if isinstance(exc, sqlite3.DatabaseError) and not isinstance(exc, sqlite3.OperationalError):
+            for suffix in ("", "-wal", "-shm"):  # damaged, not busy: it is only a cache
+                with contextlib.suppress(OSError):
+                    Path(f"{db.path}{suffix}").unlink()
+
+    def _warn(self, message: str) -> None:
+        if not self._warned:
+            self._warned = True
+            log.warning(message)

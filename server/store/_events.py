@@ -1,0 +1,250 @@
+"""The committed record: a thread is a file of events, one JSON object a line.
+
+    .limpet/threads/c_1763790000000042.jsonl
+    {"anchor":{...},"at":"2026-11-22T10:00:00.000Z","body":"Handle expired tokens","by":"claude",...,"event":"created","id":"e_...","schema":2,"seq":0,"tag":"TODO"}
+    {"at":"2026-11-22T10:05:00.000Z","body":"Done in 4f2a","by":"alice","by_type":"human","event":"replied","id":"e_...","schema":2,"seq":1}
+
+Events are never changed once written, only appended, and each carries its own id: two
+branches that both append to a thread merge as a union (`.limpet/.gitattributes` asks git
+for its built-in `union` driver), and even a file left with conflict markers reads as every
+event of both sides (marker lines are skipped, duplicates dropped by id). The thread is the
+fold of its events in (at, seq, id) order; what each kind does is the core's business
+(`apply`, given to the store).
+
+Everything read here is untrusted input (it arrives through git): each line is parsed by a
+typed model (pydantic, strict: `"5"` is not a line number) and a line that does not parse is
+skipped and reported, never able to break the rest of the file or of the store. The thread
+id comes from the file name, never from inside a record.
+
+Stores written before the event layout (`<id>.json`, schema 1: one document per thread) are
+read as one `snapshot` event each (`legacy_event`); the first write converts them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Annotated, Any, Literal
+
+import orjson
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
+
+from limpet.model import MAX_BODY, Anchor, AuthorType, Snapshot, Tag, Thread
+
+__all__ = [
+    "EVENT_KINDS",
+    "STORE_SCHEMA",
+    "Event",
+    "ParsedFile",
+    "conflict_sides",
+    "dump_event",
+    "event_order",
+    "legacy_event",
+    "parse_events",
+    "parse_legacy",
+]
+
+STORE_SCHEMA = 2
+MAX_FILE_BYTES = 64 * 1024 * 1024  # a thread file larger than this is not read (reported)
+EVENT_KINDS = ("created", "replied", "edited", "resolved", "reopened", "moved", "deleted", "snapshot")
+_MARKERS = (b"<<<<<<<", b"=======", b">>>>>>>", b"|||||||")
+
+Kind = Literal["created", "replied", "edited", "resolved", "reopened", "moved", "deleted", "snapshot"]
+EventId = Annotated[str, Field(pattern=r"^e_[0-9]{1,40}$")]
+Timestamp = Annotated[str, Field(pattern=r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,9})?(Z|[+-]\d\d:\d\d)$")]
+Name = Annotated[str, Field(min_length=1, max_length=200)]
+Body = Annotated[str, Field(min_length=1, max_length=MAX_BODY)]
+
+# What each kind must carry besides the envelope (id, at, seq, by, by_type).
+_REQUIRED: dict[str, tuple[str, ...]] = {
+    "created": ("anchor", "body", "tag"),
+    "replied": ("body",),
+    "edited": ("body",),
+    "moved": ("anchor",),
+    "snapshot": ("thread", "mode"),
+}
+
+
+class Event(BaseModel):
+    """One thing a person or agent did to a thread."""
+
+    model_config = ConfigDict(strict=True, frozen=True, extra="forbid", populate_by_name=True)
+
+    schema_: int = Field(STORE_SCHEMA, alias="schema", ge=1, le=STORE_SCHEMA)
+    event: Kind
+    id: EventId
+    at: Timestamp
+    seq: int = Field(ge=0, le=1_000_000_000)
+    by: Name
+    by_type: AuthorType | None = None  # required for created and replied (the comment's author type)
+    anchor: Anchor | None = None  # created, moved: the anchor as a person or agent chose it
+    body: Body | None = None  # created, replied, edited
+    tag: Tag | None = None  # created
+    ai_meta: dict[str, Any] | None = None  # created
+    decision: Body | None = None  # resolved
+    wontfix: bool = False  # resolved
+    snapshot: Snapshot | None = None  # resolved: the code as it was when the thread was resolved
+    thread: Thread | None = None  # snapshot: a whole thread (a migrated file, an import)
+    mode: Literal["merge", "replace"] | None = None  # snapshot: merge (migration) or replace (import)
+
+    @model_validator(mode="after")
+    def _carries_what_its_kind_needs(self) -> Event:
+        needed = _REQUIRED.get(self.event, ()) + (("by_type",) if self.event in ("created", "replied") else ())
+        missing = [name for name in needed if getattr(self, name) is None]
+        if missing:
+            raise ValueError(f"a {self.event} event needs {', '.join(missing)}")
+        return self
+
+
+_EVENT = TypeAdapter(Event)
+_LEGACY = TypeAdapter(Thread)
+
+
+def event_order(e: Event) -> tuple[str, int, str]:
+    return (e.at, e.seq, e.id)
+
+
+def dump_event(event: Event) -> bytes:
+    """One line: sorted keys, no optional field left empty, a trailing newline (deterministic)."""
+    record = event.model_dump(mode="json", by_alias=True, exclude_none=True, exclude={"thread"})
+    if not event.wontfix:
+        record.pop("wontfix", None)
+    if event.thread is not None:
+        thread = event.thread.to_record()
+        del thread["schema"]  # the line's own schema covers it
+        record["thread"] = thread
+    line = orjson.dumps(record, option=orjson.OPT_SORT_KEYS) + b"\n"
+    if _EVENT.validate_json(line, strict=True) != event:  # never write a line no reader could read back
+        raise ValueError(f"event {event.id} does not read back as written")
+    return line
+
+
+@dataclass
+class ParsedFile:
+    """What a thread file holds: its events (deduplicated), and what was wrong with it."""
+
+    events: list[Event] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)  # one line each, for people
+    conflicted: bool = False  # git conflict markers were found (both sides were read)
+    damaged: bool = False  # a line (or a side of a conflict) did not parse
+    too_new: int | None = None  # a schema this limpet does not read
+
+    def add(self, event: Event, seen: dict[str, Event]) -> None:
+        known = seen.get(event.id)
+        if known is None:
+            seen[event.id] = event
+            self.events.append(event)
+        elif known != event:  # one id, two contents (edited by hand): keep both, say so
+            self.problems.append(f"event {event.id} appears twice with different content; both kept")
+            twin = event.model_copy(update={"id": f"{event.id}{len(self.events):03d}"})
+            seen[twin.id] = twin
+            self.events.append(twin)
+
+
+def parse_events(data: bytes, parsed: ParsedFile | None = None) -> ParsedFile:
+    """The events of a `.jsonl` thread file; bad lines and markers are skipped and reported."""
+    out = parsed or ParsedFile()
+    seen = {e.id: e for e in out.events}
+    if len(data) > MAX_FILE_BYTES:
+        out.damaged = True
+        out.problems.append(f"file larger than {MAX_FILE_BYTES} bytes: not read")
+        return out
+    for number, line in enumerate(data.split(b"\n"), 1):
+        line = line.strip()
+        if not line:
+            continue
+        if line.startswith(_MARKERS):
+            out.conflicted = True
+            continue
+        try:
+            event = _EVENT.validate_json(line, strict=True)
+        except ValidationError as exc:
+            newer = _newer_schema(line)
+            if newer is not None:
+                out.too_new = max(out.too_new or 0, newer)
+            else:
+                out.damaged = True
+                out.problems.append(f"line {number}: {_reason(exc)}")
+            continue
+        out.add(event, seen)
+    if out.conflicted:
+        out.problems.append("git conflict markers: the events of both sides were read; "
+                            "the next write to the thread removes the markers")
+    return out
+
+
+def _newer_schema(line: bytes) -> int | None:
+    try:
+        record = orjson.loads(line)
+    except orjson.JSONDecodeError:
+        return None
+    version = record.get("schema") if isinstance(record, dict) else None
+    if isinstance(version, int) and not isinstance(version, bool) and version > STORE_SCHEMA:
+        return version
+    return None
+
+
+def _reason(exc: ValidationError) -> str:
+    first = exc.errors(include_url=False, include_input=False)[0]
+    where = ".".join(str(p) for p in first["loc"])
+    return f"{where}: {first['msg']}" if where else str(first["msg"])
+
+
+# -- the layout before events: one JSON document per thread (schema 1) -------------------------
+def parse_legacy(data: bytes, parsed: ParsedFile | None = None) -> ParsedFile:
+    """A `<id>.json` file of the first layout, as snapshot events. A file git left with
+    conflict markers is read as both of its sides (each a whole document)."""
+    out = parsed or ParsedFile()
+    seen = {e.id: e for e in out.events}
+    sides = conflict_sides(data)
+    if len(sides) > 1:
+        out.conflicted = True
+        out.problems.append("git conflict markers: both sides of the conflict were read and merged")
+    for side in sides:
+        try:
+            thread = _LEGACY.validate_json(side, strict=True)
+        except ValidationError as exc:
+            newer = _newer_schema(side.strip().replace(b"\n", b" "))
+            if newer is not None:
+                out.too_new = max(out.too_new or 0, newer)
+            else:
+                out.damaged = True
+                out.problems.append(f"legacy thread file: {_reason(exc)}")
+            continue
+        out.add(legacy_event(thread, side), seen)
+    return out
+
+
+def legacy_event(thread: Thread, data: bytes) -> Event:
+    """The snapshot event a legacy document becomes. Its id is made from the document's bytes,
+    so every checkout that migrates the same file writes the same line (git sees one change)."""
+    digest = int.from_bytes(hashlib.blake2b(data, digest_size=8).digest(), "big") % 1_000_000
+    stamp = "".join(ch for ch in thread.updated_at if ch.isdigit())[:17].ljust(17, "0")
+    return Event(event="snapshot", id=f"e_{stamp}{digest:06d}", at=thread.updated_at, seq=0,
+                 by=thread.author, by_type=thread.author_type, thread=thread, mode="merge")
+
+
+def conflict_sides(data: bytes) -> list[bytes]:
+    """The file as each side of a git conflict wrote it ([data] when there is no conflict)."""
+    if b"\n<<<<<<<" not in b"\n" + data:
+        return [data]
+    ours: list[bytes] = []
+    theirs: list[bytes] = []
+    state = "both"
+    for line in data.splitlines(keepends=True):
+        if line.startswith(b"<<<<<<<"):
+            state = "ours"
+        elif line.startswith(b"|||||||") and state == "ours":
+            state = "base"
+        elif line.startswith(b"=======") and state in ("ours", "base"):
+            state = "theirs"
+        elif line.startswith(b">>>>>>>") and state == "theirs":
+            state = "both"
+        elif state == "both":
+            ours.append(line)
+            theirs.append(line)
+        elif state == "ours":
+            ours.append(line)
+        elif state == "theirs":
+            theirs.append(line)
+    return [b"".join(ours), b"".join(theirs)]

@@ -1,0 +1,123 @@
+"""Which files of a folder changed since I last asked: the threads folder's freshness check.
+
+A whole-store read must notice every change to a thread file, including an in-place rewrite
+by another program (same folder mtime, maybe the same size), without a stat per thread on
+every read (thousands of stats cost milliseconds). On Linux the kernel says exactly what
+changed: one inotify instance per process (instances are a scarce per-user resource)
+watches each threads folder; every `DirTracker` (one per store object) collects the names
+its folder's events carry. Asking costs one ioctl when nothing happened.
+
+`changed()` answers a set of file names, or ALL when it cannot tell (first call, the folder
+was replaced or deleted, the kernel's queue overflowed, no inotify): the caller then checks
+every file itself. `LIMPET_NO_INOTIFY=1` always answers ALL: for a store on a network file
+system, where the kernel does not see other machines' writes.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import weakref
+from pathlib import Path
+
+__all__ = ["ALL", "DirTracker"]
+
+log = logging.getLogger("limpet.store")
+
+ALL = None  # "anything may have changed"
+
+try:  # Linux only; elsewhere every whole-store read checks every file (correct, slower)
+    from inotify_simple import INotify
+    from inotify_simple import flags as _flags
+
+    _MASK = (_flags.CREATE | _flags.DELETE | _flags.MODIFY | _flags.CLOSE_WRITE | _flags.MOVED_FROM
+             | _flags.MOVED_TO | _flags.ATTRIB | _flags.DELETE_SELF | _flags.MOVE_SELF | _flags.ONLYDIR)
+    _GONE = _flags.IGNORED | _flags.DELETE_SELF | _flags.MOVE_SELF | _flags.UNMOUNT
+    _OVERFLOW = _flags.Q_OVERFLOW
+except ImportError:  # pragma: no cover - not Linux
+    INotify = None  # type: ignore[assignment,misc]
+
+
+class _Hub:
+    """The process's one inotify instance and the trackers listening to each watch."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.inotify = None
+        self.failed = INotify is None
+        self.listeners: dict[int, weakref.WeakSet[DirTracker]] = {}
+
+    def watch(self, tracker: DirTracker, path: str) -> int | None:
+        if self.failed or os.environ.get("LIMPET_NO_INOTIFY"):  # e.g. NFS: other machines' writes go unseen
+            return None
+        try:
+            if self.inotify is None:
+                self.inotify = INotify(nonblocking=True)
+            wd = self.inotify.add_watch(path, _MASK)
+        except OSError as exc:  # no instances or watches left, or the folder is gone
+            if self.inotify is None:
+                self.failed = True
+                log.info("no inotify (%s): whole-store reads check every thread file", exc)
+            return None
+        self.listeners.setdefault(wd, weakref.WeakSet()).add(tracker)
+        return wd
+
+    def drain(self) -> None:
+        """Hand the pending events to the trackers they concern (caller holds the lock)."""
+        if self.inotify is None:
+            return
+        try:
+            events = list(self.inotify.read(timeout=0))
+        except OSError:
+            events = []
+        for event in events:
+            if event.mask & _OVERFLOW:
+                for trackers in self.listeners.values():
+                    for tracker in trackers:
+                        tracker.pending = ALL
+                continue
+            trackers = self.listeners.get(event.wd)
+            if not trackers:
+                continue
+            gone = bool(event.mask & _GONE)
+            if gone and event.mask & _flags.IGNORED:
+                self.listeners.pop(event.wd, None)  # the kernel dropped the watch
+            for tracker in trackers:
+                if gone:
+                    tracker.pending, tracker.wd = ALL, None
+                elif tracker.pending is not ALL and event.name:
+                    tracker.pending.add(event.name)
+
+
+_HUB = _Hub()
+
+
+class DirTracker:
+    """Changes to the files directly inside one folder, as seen by one reader."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = str(path)
+        self.wd: int | None = None
+        self.ino: int | None = None
+        self.pending: set[str] | None = ALL
+
+    def changed(self) -> set[str] | None:
+        """Names changed since the last call, or ALL. Checks that the folder is still the
+        one being watched (a checkout may have removed and recreated it)."""
+        try:
+            st = os.stat(self.path)
+            ino = st.st_ino
+        except OSError:
+            ino = None
+        with _HUB.lock:
+            _HUB.drain()
+            if ino is None or ino != self.ino or self.wd is None:
+                self.pending = ALL
+                self.ino = ino
+                self.wd = _HUB.watch(self, self.path) if ino is not None else None
+                if self.wd is not None:
+                    _HUB.drain()  # events queued before the watch moved are no longer ours
+                    self.pending = ALL
+            out, self.pending = self.pending, (set() if self.wd is not None else ALL)
+        return out

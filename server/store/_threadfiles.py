@@ -1,0 +1,176 @@
+"""One thread's files on disk: reading them as untrusted input, writing the next version.
+
+A thread `c_1` lives in `.limpet/threads/c_1.jsonl` (events). A store from before the event
+layout has `c_1.json` instead; both may exist at once (a branch that still wrote the old
+layout merged into one that converted it): their events are read together. Symlinks are
+refused (a committed link would make limpet read or write outside the workspace), and so
+is anything that is not a regular file.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import stat
+from pathlib import Path
+
+from limpet.model import StoreError, is_thread_id
+from limpet.server.store._events import ParsedFile, dump_event, event_order, parse_events, parse_legacy
+from limpet.server.store._files import atomic_write, read_no_follow
+from limpet.server.store._paths import FileState, file_state
+
+__all__ = ["EVENTS_SUFFIX", "LEGACY_SUFFIX", "IdTaken", "ThreadFiles", "folder_problem", "read_backup", "render",
+           "thread_id_of_name", "write_backup"]
+
+log = logging.getLogger("limpet.store")
+
+EVENTS_SUFFIX = ".jsonl"
+LEGACY_SUFFIX = ".json"
+_MARKERS = (b"<<<<<<<", b"=======", b">>>>>>>", b"|||||||")
+
+States = tuple[FileState | None, FileState | None]
+
+
+def folder_problem(store_dir: Path, threads_dir: Path) -> str | None:
+    """Why the threads folder must not be used (a symlink, not a folder), or None."""
+    for path in (store_dir, threads_dir):
+        try:
+            st = os.lstat(path)
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            return f"{path.name}: {exc.strerror}"
+        if stat.S_ISLNK(st.st_mode):
+            return f"{path} is a symlink: limpet never reads or writes its store through one"
+        if not stat.S_ISDIR(st.st_mode):
+            return f"{path} is not a folder"
+    return None
+
+
+class ThreadFiles:
+    """Paths and raw reads for the thread files of one threads folder."""
+
+    def __init__(self, threads_dir: Path) -> None:
+        self.dir = threads_dir
+        self._dir_str = str(threads_dir)
+
+    def events_path(self, thread_id: str) -> str:
+        return f"{self._dir_str}{os.sep}{thread_id}{EVENTS_SUFFIX}"
+
+    def legacy_path(self, thread_id: str) -> str:
+        return f"{self._dir_str}{os.sep}{thread_id}{LEGACY_SUFFIX}"
+
+    def states(self, thread_id: str, legacy: bool = True) -> States:
+        return (_lstate(self.events_path(thread_id)),
+                _lstate(self.legacy_path(thread_id)) if legacy else None)
+
+    def read(self, thread_id: str, legacy: bool = True) -> tuple[States, ParsedFile, bytes | None]:
+        """(the files' states, their events and problems, the events file's bytes)."""
+        parsed = ParsedFile()
+        events_state, events_data = _read(self.events_path(thread_id), parsed)
+        if events_data is not None:
+            parse_events(events_data, parsed)
+        legacy_state = None
+        if legacy:
+            legacy_state, legacy_data = _read(self.legacy_path(thread_id), parsed)
+            if legacy_data is not None:
+                parse_legacy(legacy_data, parsed)
+        return (events_state, legacy_state), parsed, events_data
+
+
+    def converted(self, thread_id: str) -> bytes | None:
+        """The events file a thread of the older layout becomes (its events, and the legacy
+        document as a snapshot event), or None when it must stay as it is (unreadable in part,
+        or from a newer limpet: converting would drop what did not parse)."""
+        if not is_thread_id(thread_id):
+            return None
+        _states, parsed, data = self.read(thread_id, legacy=True)
+        if parsed.too_new is not None or parsed.damaged or not parsed.events:
+            return None
+        out = data
+        for event in sorted(parsed.events, key=event_order):
+            out = render(out, dump_event(event))
+        return out
+
+
+class IdTaken(StoreError):
+    """A new thread's id is already used on disk (the service picks another)."""
+
+    def __init__(self, thread_id: str) -> None:
+        super().__init__(f"internal: thread id {thread_id} already exists")
+        self.thread_id = thread_id
+
+
+def thread_id_of_name(name: str) -> str | None:
+    """`c_1.jsonl` or `c_1.json` → `c_1`; None for any other name."""
+    for suffix in (EVENTS_SUFFIX, LEGACY_SUFFIX):
+        if name.endswith(suffix):
+            tid = name[: -len(suffix)]
+            return tid if is_thread_id(tid) else None
+    return None
+
+
+def render(existing: bytes | None, line: bytes) -> bytes:
+    """The events file after appending `line`: every line kept as it was (a damaged one too:
+    nothing is thrown away), git's conflict markers and repeated lines dropped."""
+    out: list[bytes] = []
+    seen: set[bytes] = set()
+    for raw in (existing or b"").split(b"\n"):
+        text = raw.strip()
+        if not text or text.startswith(_MARKERS) or text in seen:
+            continue
+        seen.add(text)
+        out.append(text + b"\n")
+    if line.strip() not in seen:
+        out.append(line)
+    return b"".join(out)
+
+
+def write_backup(backup_dir: Path | None, thread_id: str, data: bytes) -> None:
+    """The last version this checkout wrote, for a file later damaged (best effort)."""
+    if backup_dir is None:
+        return
+    try:
+        atomic_write(backup_dir / f"{thread_id}{EVENTS_SUFFIX}", data, durable=False)
+    except OSError as exc:
+        log.debug("no backup of %s: %s", thread_id, exc)
+
+
+def read_backup(backup_dir: Path | None, thread_id: str) -> ParsedFile | None:
+    if backup_dir is None:
+        return None
+    with contextlib.suppress(OSError):
+        return parse_events(read_no_follow(str(backup_dir / f"{thread_id}{EVENTS_SUFFIX}")))
+    return None
+
+
+def _lstate(path: str) -> FileState | None:
+    try:
+        return file_state(os.lstat(path))
+    except OSError:
+        return None
+
+
+def _read(path: str, parsed: ParsedFile) -> tuple[FileState | None, bytes | None]:
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return None, None
+    except OSError as exc:
+        parsed.problems.append(f"{os.path.basename(path)}: {exc.strerror}")
+        return None, None
+    state = file_state(st)
+    if stat.S_ISLNK(st.st_mode):
+        parsed.problems.append(f"{os.path.basename(path)} is a symlink: refused")
+        return state, None
+    if not stat.S_ISREG(st.st_mode):
+        parsed.problems.append(f"{os.path.basename(path)} is not a regular file: refused")
+        return state, None
+    try:
+        return state, read_no_follow(path)
+    except FileNotFoundError:
+        return None, None
+    except OSError as exc:
+        parsed.problems.append(f"{os.path.basename(path)}: {exc.strerror}")
+        return state, None
