@@ -4,6 +4,7 @@ editing documents, waiting for diagnostics, running commands."""
 
 from __future__ import annotations
 
+import ast
 import asyncio
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -101,3 +102,18 @@ def plain(value: Any) -> Any:
     if isinstance(value, list | tuple):
         return [plain(v) for v in value]
     return value
+
+
+def code_actions(result: Sequence[Any]) -> list[tuple[str, str, list[Any]]]:
+    """(title, command, arguments) of each code action. pygls' client reads a CodeAction that
+    carries a command as a Command whose `command` is the text of that object: undone here."""
+    out = []
+    for action in result:
+        command, arguments = action.command, list(getattr(action, "arguments", None) or [])
+        if isinstance(command, str) and command.startswith("{"):
+            inner = ast.literal_eval(command)
+            command, arguments = inner["command"], inner["arguments"]
+        elif isinstance(command, lsp.Command):
+            command, arguments = command.command, list(command.arguments or [])
+        out.append((action.title, command, arguments))
+    return out
