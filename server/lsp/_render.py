@@ -9,6 +9,8 @@ a reader never takes a stale place for a current one.
 
 from __future__ import annotations
 
+from typing import Any
+
 from lsprotocol import types as lsp
 
 from limpet.model import TAGS, Thread
@@ -55,14 +57,17 @@ def _replies(t: Thread) -> str:
     return "" if n <= 0 else f" [{n} repl{'y' if n == 1 else 'ies'}]"
 
 
-def diagnostic(t: Thread, span: Span) -> lsp.Diagnostic:
+def diagnostic(t: Thread, span: Span) -> dict[str, Any]:
+    """The thread as an LSP Diagnostic, in JSON (built directly: after each keystroke the
+    whole list is sent again, so it skips the typed objects' conversion)."""
     severity = SEVERITY[t.tag] if t.status == "open" else lsp.DiagnosticSeverity.Hint
     status = "" if t.status == "open" else f" ({t.status}" + (f": {first_line(t.decision.summary)})" if t.decision
                                                                else ")")
     message = f"{t.tag}: {first_line(t.body, 200)}{_replies(t)}{status}{_HEALTH_NOTE.get(t.health, '')}"
-    return lsp.Diagnostic(
-        range=lsp_range(span), message=message, severity=severity, source="limpet", code=t.id,
-        data={"threadId": t.id, "tag": t.tag, "status": t.status, "health": t.health})
+    return {"range": {"start": {"line": span.start.line, "character": span.start.character},
+                      "end": {"line": span.end.line, "character": span.end.character}},
+            "severity": severity.value, "code": t.id, "source": "limpet", "message": message,
+            "data": {"threadId": t.id, "tag": t.tag, "status": t.status, "health": t.health}}
 
 
 def inlay_hint(t: Thread, span: Span, end_of_first_line: Pos) -> lsp.InlayHint:

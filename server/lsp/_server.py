@@ -24,7 +24,7 @@ from lsprotocol import types as lsp
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
-from pygls.protocol import LanguageServerProtocol
+from pygls.protocol import LanguageServerProtocol, default_converter
 from pygls.uris import to_fs_path
 
 from limpet.model import LimpetError
@@ -79,7 +79,21 @@ class _ThreadsRequest:
 
 class _Protocol(LanguageServerProtocol):
     def get_message_type(self, method: str) -> type[Any] | None:
+        if method == lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS:
+            return None  # sent as the JSON `publish` builds
         return _ThreadsRequest if method == THREADS_REQUEST else super().get_message_type(method)
+
+
+class _Json(dict):
+    """JSON the server built itself: sent as it is. (Every keystroke re-sends a document's
+    diagnostics; converting them through typed objects, or walking a plain dict through the
+    converter, costs more than the rest of the edit's handling.)"""
+
+
+def _converter() -> Any:
+    converter = default_converter()
+    converter.register_unstructure_hook(_Json, lambda value: value)
+    return converter
 
 
 def _root_of(params: lsp.InitializeParams) -> str | None:
@@ -93,7 +107,7 @@ def _root_of(params: lsp.InitializeParams) -> str | None:
 class LimpetServer(LanguageServer):
     def __init__(self, workspace: str | None = None, page_ports: Iterable[int] = ()) -> None:
         super().__init__("limpet", _version(), text_document_sync_kind=lsp.TextDocumentSyncKind.Incremental,
-                         protocol_cls=_Protocol)
+                         protocol_cls=_Protocol, converter_factory=_converter)
         self.explicit_root = workspace  # `limpet lsp --workspace DIR` wins over the editor's root
         self.page_ports = tuple(page_ports)
         self.service: Service | None = None
@@ -180,11 +194,11 @@ class LimpetServer(LanguageServer):
         if doc is not None:
             if doc.timer is not None:
                 doc.timer.cancel()
-            self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+            self.protocol.notify(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS, _Json(uri=uri, diagnostics=[]))
 
     def publish(self, doc: OpenDocument) -> None:
         shown = [m for m in doc.marks if self.settings.show_resolved or m.thread.status == "open"]
-        self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(
+        self.protocol.notify(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS, _Json(
             uri=doc.uri, version=doc.version, diagnostics=[diagnostic(m.thread, m.span) for m in shown]))
 
     # -- engine passes ----------------------------------------------------------------------
