@@ -74,10 +74,27 @@ class _ThreadsRequest:
     id: int | str
     method: str
     jsonrpc: str
-    params: dict[str, Any] | None = None
+    params: Any = None  # an object, as the handler checks (not a namedtuple, as pygls would make it)
 
 
 class _Protocol(LanguageServerProtocol):
+    def structure_message(self, data: dict[str, Any]) -> Any:
+        try:
+            return super().structure_message(data)
+        except JsonRpcException as exc:
+            if not ("id" in data and "method" in data):
+                raise
+            # A request whose params do not fit its method: answer it (pygls would only log it,
+            # and the editor would wait for an answer forever).
+            self._send_response(data["id"], error=JsonRpcException(
+                f"Invalid params for {data['method']}", code=exc.code if exc.code != -32603 else -32602,
+                data={"method": data["method"]}).to_response_error())
+            return None
+
+    def handle_message(self, message: Any) -> None:
+        if message is not None:  # None: a malformed request, already answered
+            super().handle_message(message)
+
     def get_message_type(self, method: str) -> type[Any] | None:
         if method == lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS:
             return None  # sent as the JSON `publish` builds
