@@ -137,8 +137,8 @@ def _located(ls: LimpetServer, wire: dict[str, Any], live: dict[str, Mark]) -> d
 def _listings(ls: LimpetServer) -> None:
     @ls.feature(THREADS_REQUEST)
     async def threads(params: Any) -> dict[str, Any]:
-        """{file?, status?, health?, author?, tag?} as comment_list takes them (`file` may be a
-        path, a glob or a file: URI) → {"threads": [thread + location + live], "count"}."""
+        """comment_list's arguments ({file?, status?, health?, author?, tag?, cursor?, limit?};
+        `file` may also be a file: URI) → its page of threads, each with `location` and `live`."""
         args = _as_dict(params)
         if isinstance(args.get("file"), str) and args["file"].startswith("file:"):
             rel = ls.relative(args["file"])
@@ -147,8 +147,7 @@ def _listings(ls: LimpetServer) -> None:
             args["file"] = rel
         _, result = await ls.in_worker(invoke, ls.svc, "comment_list", args)
         live = _live_marks(ls)
-        listed = [_located(ls, t, live) for t in result["threads"]]
-        return {"threads": listed, "count": len(listed)}
+        return {**result, "threads": [_located(ls, t, live) for t in result["threads"]]}
 
     @ls.feature(lsp.WORKSPACE_SYMBOL)
     async def symbols(params: lsp.WorkspaceSymbolParams) -> list[lsp.SymbolInformation]:

@@ -83,7 +83,7 @@ async def test_limpet_threads_lists_with_filters_and_live_positions(editor, work
     a = service.add(AUTH, 17, 18, "Rename helper", tag="NOTE")
     b = service.add("main.go", 5, 7, "Handle the port", tag="FIXME")
     listing = plain(await editor.protocol.send_request_async("limpet/threads", {"tag": "FIXME"}))
-    assert listing["count"] == 1
+    assert (listing["count"], listing["total"], listing["nextCursor"]) == (1, 1, None)
     (t,) = listing["threads"]
     assert t["id"] == b.id and t["file"] == "main.go" and t["live"] is False
     assert t["location"] == {"uri": uri_of(workspace, "main.go"),
@@ -96,6 +96,15 @@ async def test_limpet_threads_lists_with_filters_and_live_positions(editor, work
     assert live["id"] == a.id and live["live"] is True
     assert live["line_start"] == 17  # the saved position ...
     assert live["location"]["range"]["start"]["line"] == 17  # ... and where the editor shows it (0-based 17 = line 18)
+
+
+async def test_limpet_threads_pages_as_comment_list_does(editor, workspace, service):
+    ids = [service.add(AUTH, line, line, f"Line {line}").id for line in (1, 4, 7, 10)]
+    first = plain(await editor.protocol.send_request_async("limpet/threads", {"limit": 3}))
+    assert (first["count"], first["total"]) == (3, 4) and first["nextCursor"]
+    rest = plain(await editor.protocol.send_request_async("limpet/threads", {"limit": 3,
+                                                                            "cursor": first["nextCursor"]}))
+    assert [t["id"] for t in first["threads"] + rest["threads"]] == ids and rest["nextCursor"] is None
 
 
 async def test_limpet_threads_refuses_bad_filters_with_the_contracts_error(editor):
