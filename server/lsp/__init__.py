@@ -12,6 +12,7 @@ the `limpet/threads` request list them; other processes' changes reach open docu
     _documents  an open document's marks (its threads with client ranges)
     _tracking   carrying ranges through edits; mapping unsaved lines to saved ones
     _render     diagnostics, lenses, hints and hover text for a thread
+    _protocol   pygls adapted (limpet/threads params, malformed requests answered, raw JSON)
     _page       finding the web page of this workspace
 """
 
@@ -20,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from limpet.server.lsp._commands import COMMANDS
-from limpet.server.lsp._features import THREADS_REQUEST
+from limpet.server.lsp._protocol import THREADS_REQUEST
 from limpet.server.lsp._server import LimpetServer, Settings
 
 __all__ = ["COMMANDS", "THREADS_REQUEST", "LimpetServer", "Settings", "build_server", "serve_lsp"]

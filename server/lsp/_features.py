@@ -14,6 +14,7 @@ from lsprotocol import types as lsp
 
 from limpet.model import InvalidArgument, InvalidPath, Thread
 from limpet.server.lsp._documents import Mark, split_lines
+from limpet.server.lsp._protocol import THREADS_REQUEST
 from limpet.server.lsp._render import (
     code_lenses,
     first_line,
@@ -22,7 +23,7 @@ from limpet.server.lsp._render import (
     lsp_range,
     range_dict,
 )
-from limpet.server.lsp._server import THREADS_REQUEST, LimpetServer, rpc_error
+from limpet.server.lsp._server import LimpetServer, rpc_error
 from limpet.server.lsp._tracking import Pos, edit_of
 from limpet.server.operations import invoke
 

@@ -15,7 +15,6 @@ import logging
 import os
 from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any, TypeVar
@@ -24,15 +23,15 @@ from lsprotocol import types as lsp
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
-from pygls.protocol import LanguageServerProtocol, default_converter
 from pygls.uris import to_fs_path
 
 from limpet.model import LimpetError
 from limpet.server.core import Change, Service, invalid_argument_from, local_author
 from limpet.server.lsp._documents import OpenDocument, marks_for
+from limpet.server.lsp._protocol import Json, Protocol, converter
 from limpet.server.lsp._render import diagnostic
 
-__all__ = ["THREADS_REQUEST", "LimpetServer", "Settings", "rpc_error"]
+__all__ = ["LimpetServer", "Settings", "rpc_error"]
 
 log = logging.getLogger("limpet.lsp")
 T = TypeVar("T")
@@ -63,56 +62,6 @@ def rpc_error(exc: LimpetError) -> JsonRpcException:
     return JsonRpcException(f"{exc.code}: {exc.message}", code=exc.rpc_code, data=exc.to_dict())
 
 
-THREADS_REQUEST = "limpet/threads"
-
-
-@dataclass
-class _ThreadsRequest:
-    """limpet/threads as a JSON-RPC request whose params stay a JSON object (pygls turns the
-    params of methods it does not know into namedtuples)."""
-
-    id: int | str
-    method: str
-    jsonrpc: str
-    params: Any = None  # an object, as the handler checks (not a namedtuple, as pygls would make it)
-
-
-class _Protocol(LanguageServerProtocol):
-    def structure_message(self, data: dict[str, Any]) -> Any:
-        try:
-            return super().structure_message(data)
-        except JsonRpcException as exc:
-            if not ("id" in data and "method" in data):
-                raise
-            # A request whose params do not fit its method: answer it (pygls would only log it,
-            # and the editor would wait for an answer forever).
-            self._send_response(data["id"], error=JsonRpcException(
-                f"Invalid params for {data['method']}", code=exc.code if exc.code != -32603 else -32602,
-                data={"method": data["method"]}).to_response_error())
-            return None
-
-    def handle_message(self, message: Any) -> None:
-        if message is not None:  # None: a malformed request, already answered
-            super().handle_message(message)
-
-    def get_message_type(self, method: str) -> type[Any] | None:
-        if method == lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS:
-            return None  # sent as the JSON `publish` builds
-        return _ThreadsRequest if method == THREADS_REQUEST else super().get_message_type(method)
-
-
-class _Json(dict):
-    """JSON the server built itself: sent as it is. (Every keystroke re-sends a document's
-    diagnostics; converting them through typed objects, or walking a plain dict through the
-    converter, costs more than the rest of the edit's handling.)"""
-
-
-def _converter() -> Any:
-    converter = default_converter()
-    converter.register_unstructure_hook(_Json, lambda value: value)
-    return converter
-
-
 def _root_of(params: lsp.InitializeParams) -> str | None:
     for uri in [f.uri for f in params.workspace_folders or ()] + [params.root_uri or ""]:
         path = to_fs_path(uri) if uri else None
@@ -124,7 +73,7 @@ def _root_of(params: lsp.InitializeParams) -> str | None:
 class LimpetServer(LanguageServer):
     def __init__(self, workspace: str | None = None, page_ports: Iterable[int] = ()) -> None:
         super().__init__("limpet", _version(), text_document_sync_kind=lsp.TextDocumentSyncKind.Incremental,
-                         protocol_cls=_Protocol, converter_factory=_converter)
+                         protocol_cls=Protocol, converter_factory=converter)
         self.explicit_root = workspace  # `limpet lsp --workspace DIR` wins over the editor's root
         self.page_ports = tuple(page_ports)
         self.service: Service | None = None
@@ -211,11 +160,11 @@ class LimpetServer(LanguageServer):
         if doc is not None:
             if doc.timer is not None:
                 doc.timer.cancel()
-            self.protocol.notify(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS, _Json(uri=uri, diagnostics=[]))
+            self.protocol.notify(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS, Json(uri=uri, diagnostics=[]))
 
     def publish(self, doc: OpenDocument) -> None:
         shown = [m for m in doc.marks if self.settings.show_resolved or m.thread.status == "open"]
-        self.protocol.notify(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS, _Json(
+        self.protocol.notify(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS, Json(
             uri=doc.uri, version=doc.version, diagnostics=[diagnostic(m.thread, m.span) for m in shown]))
 
     # -- engine passes ----------------------------------------------------------------------

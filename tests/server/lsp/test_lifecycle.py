@@ -13,23 +13,24 @@ from pygls.exceptions import JsonRpcException
 from pytest_lsp import ClientServerConfig, client_capabilities
 from support import limpet_argv
 
-pytestmark = pytest.mark.asyncio
-
 AUTH = "src/auth.py"
 
 
+@pytest.mark.asyncio
 async def test_bad_options_fail_initialize_with_the_field_named(workspace):
     with pytest.raises(JsonRpcException) as caught:
         await start_editor(workspace, {"debounceMs": -5})
     assert caught.value.data["code"] == "INVALID_ARGUMENT" and caught.value.data["field"] == "debounceMs"
 
 
+@pytest.mark.asyncio
 async def test_a_missing_workspace_fails_initialize_as_file_not_found(tmp_path):
     with pytest.raises(JsonRpcException) as caught:
         await start_editor(tmp_path / "gone")
     assert caught.value.data["code"] == "FILE_NOT_FOUND"
 
 
+@pytest.mark.asyncio
 async def test_the_workspace_option_wins_over_the_editors_root(workspace, service, tmp_path):
     t = service.add(AUTH, 17, 18, "Name this better")
     elsewhere = tmp_path / "elsewhere"
@@ -46,6 +47,7 @@ async def test_the_workspace_option_wins_over_the_editors_root(workspace, servic
         await editor.stop()
 
 
+@pytest.mark.asyncio
 async def test_ranges_count_characters_in_the_clients_units(editor, workspace, service):
     (workspace / "src/emoji.py").write_text('def smile():\n    return "😀😀 é"\n')
     t = service.add("src/emoji.py", 1, 2, "Which emoji?")
@@ -54,6 +56,7 @@ async def test_ranges_count_characters_in_the_clients_units(editor, workspace, s
     assert d.range.end.line == 1 and d.range.end.character == len('    return "') + 4 + len(' é"')  # UTF-16
 
 
+@pytest.mark.asyncio
 async def test_malformed_notifications_and_requests_leave_the_server_serving(editor, workspace, service):
     service.add(AUTH, 17, 18, "Name this better")
     editor.text_document_did_change(lsp.DidChangeTextDocumentParams(  # a document never opened
