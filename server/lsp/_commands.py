@@ -104,7 +104,7 @@ def _lines_of(r: _Range | lsp.Range) -> tuple[int, int]:
 def _needs_body(command: str, body: str | None) -> None:
     if body is None:
         raise rpc_error(InvalidArgument(
-            f"{command} needs a body: this editor did not ask for one (see README, 'Editors')", field="body"))
+            f"{command} needs a body: this editor did not ask for one (README: 'In your editor')", field="body"))
 
 
 def register_commands(ls: LimpetServer) -> None:
