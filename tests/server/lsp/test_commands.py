@@ -71,7 +71,7 @@ async def test_commands_without_the_text_they_need_say_which_argument(editor, wo
 
 
 async def test_reply_resolve_and_reopen_update_what_the_editor_shows(editor, workspace, service):
-    t = service.add(AUTH, 10, 14, "Handle expired tokens", tag="FIXME")
+    t = service.add(AUTH, 10, 14, "Handle expired tokens", tag="FIXME", author="claude")
     uri = open_document(editor, workspace, AUTH)
     await diagnostics_until(editor, uri, lambda d: len(d) == 1)
     await run_command(editor, "limpet.reply", {"threadId": t.id, "body": "Where?"})
@@ -84,7 +84,7 @@ async def test_reply_resolve_and_reopen_update_what_the_editor_shows(editor, wor
     (d,) = await diagnostics_until(editor, uri, lambda d: d[0].data["status"] == "open")
     assert d.severity == lsp.DiagnosticSeverity.Error
     stored = service.get(t.id)
-    assert [c.author for c in stored.comments] == ["agent", "tester"] and stored.decision.decider == "tester"
+    assert [c.author for c in stored.comments] == ["claude", "tester"] and stored.decision.decider == "tester"
 
 
 async def test_an_orphan_is_reattached_to_the_selection(editor, workspace, service):

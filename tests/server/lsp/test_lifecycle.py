@@ -76,26 +76,31 @@ def _frame(message: dict) -> bytes:
     return b"Content-Length: %d\r\n\r\n" % len(body) + body
 
 
-def _messages(raw: bytes) -> list[dict]:
-    out = []
-    while raw:
-        head, _, rest = raw.partition(b"\r\n\r\n")
-        length = int(head.split(b"\r\n")[0].split(b":")[1])  # Content-Length comes first
-        out.append(json.loads(rest[:length]))
-        raw = rest[length:]
-    return out
+def _read(stream) -> dict:
+    length = 0
+    while (line := stream.readline()) not in (b"\r\n", b""):
+        if line.lower().startswith(b"content-length:"):
+            length = int(line.split(b":")[1])
+    return json.loads(stream.read(length))
 
 
 def test_a_request_with_params_of_the_wrong_shape_gets_an_error_answer(workspace):
-    requests = [{"jsonrpc": "2.0", "id": 1, "method": "initialize",
-                 "params": {"processId": None, "rootUri": workspace.as_uri(), "capabilities": {}}},
-                {"jsonrpc": "2.0", "method": "initialized", "params": {}},
-                {"jsonrpc": "2.0", "id": 2, "method": "textDocument/hover", "params": [1, 2]},
-                {"jsonrpc": "2.0", "id": 3, "method": "workspace/symbol", "params": {"query": ""}},
-                {"jsonrpc": "2.0", "id": 4, "method": "shutdown", "params": None},
-                {"jsonrpc": "2.0", "method": "exit", "params": None}]
-    run = subprocess.run([*limpet_argv(), "lsp"], input=b"".join(map(_frame, requests)), capture_output=True,
-                         timeout=120, cwd=workspace)
-    answers = {m["id"]: m for m in _messages(run.stdout) if "id" in m}
-    assert answers[2]["error"]["code"] == -32602 and "textDocument/hover" in answers[2]["error"]["message"]
-    assert answers[3]["result"] == [] and answers[4]["result"] is None  # still serving, then a clean exit
+    server = subprocess.Popen([*limpet_argv(), "lsp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=workspace)
+    try:
+        server.stdin.write(b"".join(map(_frame, [
+            {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+             "params": {"processId": None, "rootUri": workspace.as_uri(), "capabilities": {}}},
+            {"jsonrpc": "2.0", "method": "initialized", "params": {}},
+            {"jsonrpc": "2.0", "id": 2, "method": "textDocument/hover", "params": [1, 2]},
+            {"jsonrpc": "2.0", "id": 3, "method": "workspace/symbol", "params": {"query": ""}}])))
+        server.stdin.flush()
+        answers: dict = {}
+        while 3 not in answers:
+            message = _read(server.stdout)
+            if "id" in message and "method" not in message:
+                answers[message["id"]] = message
+        assert answers[2]["error"]["code"] == -32602 and "textDocument/hover" in answers[2]["error"]["message"]
+        assert answers[3]["result"] == []  # still serving
+    finally:
+        server.stdin.close()  # the editor went away: the server ends
+        assert server.wait(timeout=60) == 0
