@@ -8,12 +8,13 @@ the operations (each command runs the operation its MCP tool runs).
     _prompt     prompt
     _serve      serve (MCP over stdio, or HTTP with the web page)
     _mcp_config mcp-config (the snippet each MCP host's config takes)
+    _lsp        lsp (the Language Server editors start)
 """
 
 from __future__ import annotations
 
 from limpet.model import LimpetError
-from limpet.server.cli import _comments, _export, _mcp_config, _prompt, _serve, _threads  # noqa: F401  (register commands)
+from limpet.server.cli import _comments, _export, _lsp, _mcp_config, _prompt, _serve, _threads  # noqa: F401  (register commands)
 from limpet.server.cli._app import cli, fail
 from limpet.server.core import Service
 

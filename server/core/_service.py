@@ -38,6 +38,7 @@ from limpet.server.core._prompt_source import ServicePromptSource
 from limpet.server.core._reconcile import Reconciler, ReconcileReport
 from limpet.server.core._reviews import Reviews
 from limpet.server.core._tree import file_tree, looks_binary, source_of
+from limpet.server.core._unsaved import placed_on
 from limpet.server.core._validation import invalid_argument_from
 from limpet.server.store import DEFAULT_LOCK_TIMEOUT, Event, IdTaken, ThreadStore, Workspace
 
@@ -155,6 +156,14 @@ class Service:
                 self._selections.clear()
             cached = self._selections[flt] = (version, list(flt.apply(self._store.all())))
         return list(cached[1])
+
+    def threads_on_text(self, file: str, text: bytes) -> list[Thread]:
+        """The threads of `file` placed on `text`, the file as an editor holds it (unsaved edits
+        included): re-anchored against those bytes as a reconcile would against the saved file,
+        ordered by line. Nothing is persisted (derived positions only); a thread whose code the
+        text no longer holds is `orphaned`, one whose code went to another file is left out."""
+        rel = self._ws.normalize(file)
+        return placed_on(self._reconciler, rel, self.threads(ThreadFilter(file=rel)), text)
 
     def files_with_threads(self) -> set[str]:
         """Files that have threads, as last anchored (no re-anchoring): for list_changed."""
