@@ -19,6 +19,12 @@ from typing import Any
 
 import anyio
 import httpx
+from playwright.sync_api import expect
+
+# Assertions wait until the page shows what they expect. Playwright's 5 s default is short for
+# a CI machine under load (two cores, a browser and servers); the latency claims are measured
+# apart, with their own limits (wait_visible), so a longer wait here hides no slowness.
+expect.set_options(timeout=20_000)
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -75,7 +81,6 @@ def watched_page(browser: Any, **context: Any) -> Iterator[Any]:
 
 
 def open_page(page: Any, site: str, hash_: str = "") -> None:
-    from playwright.sync_api import expect
 
     page.goto(f"{site}/{hash_}")
     page.wait_for_selector("body[data-ready=true]")
@@ -132,7 +137,6 @@ def record(name: str, value: float) -> None:
 
 def wait_visible(locator: Any, timeout: float) -> float:
     """Seconds until `locator` is visible (fails after `timeout` seconds)."""
-    from playwright.sync_api import expect
 
     start = time.monotonic()
     expect(locator).to_be_visible(timeout=timeout * 1000)
