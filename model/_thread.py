@@ -160,15 +160,10 @@ class Thread:
         return Thread(*values)
 
     # -- storage -------------------------------------------------------------------------
-    def to_record(self) -> dict[str, Any]:
-        """The stored document: full fidelity, deterministic (callers dump with sorted keys)."""
+    def _state(self) -> dict[str, Any]:
+        """The fields the record and the wire spell alike: health, status, who, when, decision."""
         return {
-            "schema": SCHEMA_VERSION,
-            "id": self.id,
-            "anchor": self.anchor.to_dict(),
             "health": self.health,
-            "anchor_method": self.anchor_method,
-            "anchor_confidence": round(float(self.anchor_confidence), 4),
             "status": self.status,
             "tag": self.tag,
             "author": self.author,
@@ -178,6 +173,18 @@ class Thread:
             "updated_at": self.updated_at,
             "resolved_at": self.resolved_at,
             "decision": self.decision.to_dict() if self.decision else None,
+            "anchor_method": self.anchor_method,
+            "anchor_confidence": round(float(self.anchor_confidence), 4),
+        }
+
+    def to_record(self) -> dict[str, Any]:
+        """The full document (exports, imports): full fidelity, deterministic (callers dump with
+        sorted keys)."""
+        return {
+            "schema": SCHEMA_VERSION,
+            "id": self.id,
+            "anchor": self.anchor.to_dict(),
+            **self._state(),
             "comments": [c.to_dict() for c in self.comments],
             "history": [h.to_dict() for h in self.history],
             "snapshots": {k: v.to_dict() for k, v in sorted(self.snapshots.items())},
@@ -219,18 +226,7 @@ class Thread:
             "symbol": a.symbol,
             "symbol_kind": a.symbol_kind,
             "selected_text": a.selected_text,
-            "health": self.health,
-            "status": self.status,
-            "tag": self.tag,
-            "author": self.author,
-            "author_type": self.author_type,
-            "ai_meta": self.ai_meta,
-            "created_at": self.created_at,
-            "updated_at": self.updated_at,
-            "resolved_at": self.resolved_at,
-            "decision": self.decision.to_dict() if self.decision else None,
-            "anchor_method": self.anchor_method,
-            "anchor_confidence": round(float(self.anchor_confidence), 4),
+            **self._state(),
             "comment_count": len(self.comments),
             "comments": [c.to_dict() for c in self.comments],
             "history": [h.to_dict() for h in self.history],
