@@ -18,18 +18,13 @@ is deterministic: sampling is seeded by package, pair and category; the gzip mti
 
 from __future__ import annotations
 
-import argparse
-import gzip
-import json
-import random
 import sys
-from collections import Counter, defaultdict
-from itertools import pairwise
 from pathlib import Path
 
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from benchmarks._caseset import Recipe, cap_per_pair, rng, run  # noqa: E402
 from benchmarks._compound_symbols import symbols_for  # noqa: E402
 from benchmarks._compound_truth import COMPOUND, CompoundPair  # noqa: E402
 from benchmarks._heldout_fetch import JS, TS, Package, fetch_all, source_tree  # noqa: E402
@@ -44,7 +39,6 @@ SHARED = ["overload", "line_gone", *STANDARD]  # common: these share what the ra
 KEEP_ALL = [c for c in COMPOUND if c not in SHARED]  # rare: every candidate is kept
 MAX_CHANGED_FILES = 40
 MAX_PAIR_BYTES = 3_000_000
-GROUP_BYTES = 60_000
 DEFAULT_QUOTA = 100
 NATIVE = (".java", ".kt", ".swift", ".c", ".cc", ".cpp", ".hpp", ".h")
 
@@ -84,10 +78,6 @@ PACKAGES: tuple[Package, ...] = (
 )
 
 
-def _rng(*key) -> random.Random:
-    return random.Random("|".join(map(str, key)))
-
-
 def _trees(pkg: Package, v0: str, v1: str) -> tuple[dict[str, str], dict[str, str]]:
     before, after = source_tree(pkg, v0, CACHE), source_tree(pkg, v1, CACHE)
 
@@ -106,122 +96,21 @@ def pair_candidates(pkg: Package, v0: str, v1: str) -> tuple[CompoundPair, list[
         return None
     files = list(pair.changed)
     if len(files) > MAX_CHANGED_FILES:
-        files = sorted(_rng(pkg.repo, v0, v1, "files").sample(files, MAX_CHANGED_FILES))
+        files = sorted(rng(pkg.repo, v0, v1, "files").sample(files, MAX_CHANGED_FILES))
     cands, seen = [], set()
     for c in pair.compound(files) + pair.candidates(files):  # compound first: one anchor per range
         if (c.file, c.start, c.end) not in seen:
             seen.add((c.file, c.start, c.end))
             cands.append(c)
-    capped: list[Cand] = []
-    for cat in CATEGORIES:
-        these = sorted((c for c in cands if c.category == cat), key=lambda c: (c.file, c.start, c.end))
-        _rng(pkg.repo, v0, v1, cat).shuffle(these)
-        capped += these[:PAIR_CAP[cat]]
-    return pair, capped
+    cands.sort(key=lambda c: (c.file, c.start, c.end))
+    return pair, cap_per_pair(cands, PAIR_CAP, CATEGORIES, pkg.repo, v0, v1)
 
 
-def allocate(avail: dict[str, int], quota: int) -> dict[str, int]:
-    """Every compound candidate first, then the rest of the quota split evenly (water-filling)."""
-    take = {c: (n if c in KEEP_ALL else 0) for c, n in avail.items()}
-    left = max(quota - sum(take.values()), 0)
-    while left > 0:
-        open_ = [c for c in SHARED if c in avail and take[c] < avail[c]]
-        if not open_:
-            break
-        share = max(1, left // len(open_))
-        for c in open_:
-            add = min(share, avail[c] - take[c], left)
-            take[c] += add
-            left -= add
-            if left == 0:
-                break
-    return take
-
-
-def select(per_pair: list[tuple[str, str, Cand]], quota: int, repo: str) -> list[tuple[str, str, Cand]]:
-    by_cat: dict[str, list] = defaultdict(list)
-    for item in per_pair:
-        by_cat[item[2].category].append(item)
-    take = allocate({c: len(v) for c, v in by_cat.items()}, quota)
-    chosen = []
-    for cat in CATEGORIES:
-        items = sorted(by_cat.get(cat, []), key=lambda x: (x[0], x[1], x[2].file, x[2].start))
-        _rng(repo, cat, "quota").shuffle(items)
-        chosen += items[:take.get(cat, 0)]
-    return chosen
-
-
-def make_group(pkg: Package, v0: str, v1: str, pair: CompoundPair, cands: list[Cand]) -> dict:
-    cands = sorted(cands, key=lambda c: (CATEGORIES.index(c.category), c.file, c.start, c.end))
-    must = sorted({c.file for c in cands} | {c.expected["file"] for c in cands if "file" in c.expected})
-    rest = [p for p in pair.changed if p not in must]
-    _rng(pkg.repo, v0, v1, "group").shuffle(rest)
-
-    def weight(p: str) -> int:
-        return len(pair.before.get(p) or "") + len(pair.after.get(p) or "")
-
-    files, size = list(must), sum(map(weight, must))
-    for p in rest:
-        if size + weight(p) <= GROUP_BYTES:
-            files.append(p)
-            size += weight(p)
-    files.sort()
-    short = pkg.name.rsplit("/", 1)[-1]
-    anchors = [dict(id=f"{short}-{v1}-{i}", **c.anchor()) for i, c in enumerate(cands)]
-    return {"repo": pkg.repo, "commit": v1, "parent": v0, "language": pkg.language,
-            "files_before": {p: pair.before[p] for p in files if p in pair.before},
-            "files_after": {p: pair.after.get(p) for p in files},
-            "files_omitted": len(pair.changed) - len(files), "anchors": anchors}
-
-
-def build_package(pkg: Package, quota: int, verbose: bool) -> list[dict]:
-    pairs, per_pair = {}, []
-    for v0, v1 in pairwise(pkg.versions):
-        try:
-            got = pair_candidates(pkg, v0, v1)
-        except Exception as e:  # noqa: BLE001 - a broken release must not stop the build
-            print(f"  {pkg.repo} {v0}..{v1}: skipped ({type(e).__name__}: {e})", file=sys.stderr)
-            continue
-        if got is None:
-            continue
-        pairs[(v0, v1)] = got[0]
-        per_pair += [(v0, v1, c) for c in got[1]]
-        if verbose:
-            n = Counter(c.category for c in got[1])
-            print(f"  {pkg.repo} {v0}..{v1}: {len(got[0].changed)} changed, {dict(n)}", file=sys.stderr)
-    groups = defaultdict(list)
-    for v0, v1, c in select(per_pair, quota, pkg.repo):
-        groups[(v0, v1)].append(c)
-    order = {v: i for i, v in enumerate(pkg.versions)}
-    return [make_group(pkg, v0, v1, pairs[(v0, v1)], cs)
-            for (v0, v1), cs in sorted(groups.items(), key=lambda kv: order[kv[0][0]])]
+RECIPE = Recipe(CATEGORIES, pair_candidates, shared=SHARED, keep_all=KEEP_ALL)
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--out", default=str(OUT))
-    ap.add_argument("--quota", type=int, default=DEFAULT_QUOTA, help="anchors per package (compound ones all kept)")
-    ap.add_argument("--packages", help="comma list of registry/name (default: all)")
-    ap.add_argument("--no-fetch", action="store_true", help="use only what is cached")
-    ap.add_argument("--jobs", type=int, default=4, help="parallel downloads")
-    ap.add_argument("-v", "--verbose", action="store_true")
-    args = ap.parse_args(argv)
-    pkgs = [p for p in PACKAGES if not args.packages or p.repo in args.packages.split(",")]
-    if not args.no_fetch:
-        fetch_all(pkgs, args.jobs, CACHE)
-    groups = []
-    for pkg in pkgs:
-        gs = build_package(pkg, args.quota, args.verbose)
-        groups += gs
-        n = Counter(a["category"] for g in gs for a in g["anchors"])
-        print(f"{pkg.repo}: {len(gs)} groups, {sum(n.values())} anchors {dict(n)}", file=sys.stderr)
-    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    with open(args.out, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as f:
-        for g in groups:
-            f.write((json.dumps(g, ensure_ascii=False) + "\n").encode("utf-8"))
-    total = Counter(a["category"] for g in groups for a in g["anchors"])
-    print(f"wrote {args.out}: {len(groups)} groups, {sum(total.values())} anchors {dict(total)}", file=sys.stderr)
-    return 0
+    return run(__doc__, RECIPE, PACKAGES, OUT, DEFAULT_QUOTA, lambda pkgs, jobs: fetch_all(pkgs, jobs, CACHE), argv)
 
 
 if __name__ == "__main__":
