@@ -28,7 +28,7 @@ def service(ctx: click.Context) -> Service:
     """The command's service (one per process), on the --workspace given."""
     obj = ctx.find_root().obj
     if "service" not in obj:
-        obj["service"] = Service(obj["workspace"])
+        obj["service"] = Service(obj["workspace"], one_shot=True)
     return obj["service"]
 
 

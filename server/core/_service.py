@@ -49,7 +49,13 @@ class Service:
     # Every live service, so a door can flush staged positions before its process exits.
     live: weakref.WeakSet[Service] = weakref.WeakSet()
 
-    def __init__(self, root: str | os.PathLike[str], *, lock_timeout: float = DEFAULT_LOCK_TIMEOUT) -> None:
+    def __init__(self, root: str | os.PathLike[str], *, lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
+                 one_shot: bool = False) -> None:
+        """one_shot: the process answers one command and exits (the CLI). A long-lived service
+        records the workspace at its first write, so a later reconcile can tell which files
+        changed (code moved to another file is searched there first); a one-shot process has
+        no later, and recording means parsing every file of the workspace."""
+        self._one_shot = one_shot
         self._ws = Workspace(root)
         self._store = ThreadStore(self._ws, edits.apply, lock_timeout=lock_timeout)
         self._reconciler = Reconciler(self._ws, self._store)
@@ -203,7 +209,8 @@ class Service:
         anchor = create_anchor(rel, source, line_start, line_end, start_character, end_character)
         event = _event("created", author, author_type, anchor=anchor, body=body, tag=tag, ai_meta=ai_meta)
         with self._store.transaction():
-            self._reconciler.prime()
+            if not self._one_shot:
+                self._reconciler.prime()
             thread = self._create(event)
         self._reconciler.hashes.remember(rel, source)
         self._written([thread])

@@ -105,3 +105,20 @@ def test_paired_commands_give_the_tools_errors(limpet_cmd, workspace):
     assert code == 3 and "THREAD_NOT_FOUND" in err
     code, out, _ = run(limpet_cmd, workspace, "search", "(unclosed", "--json")
     assert code == 2 and json.loads(out)["error"]["field"] == "query"
+
+
+def test_a_one_shot_add_parses_only_the_file_it_anchors_to(tmp_path, monkeypatch):
+    """The CLI's service answers one command and exits: recording the whole workspace for a
+    later reconcile (parsing every file) would be work nobody uses."""
+    from limpet.anchoring import WorkspaceIndex
+    from limpet.server.core import Service
+
+    for i in range(5):
+        (tmp_path / f"m{i}.py").write_text(f"def f{i}():\n    return {i}\n")
+
+    def no_workspace_walk(*_args, **_kwargs):
+        raise AssertionError("a one-shot add indexed the workspace")
+
+    monkeypatch.setattr(WorkspaceIndex, "update", no_workspace_walk)
+    thread = Service(tmp_path, one_shot=True).add("m0.py", 1, 2, "check f0")
+    assert thread.anchor.file == "m0.py"
