@@ -7,6 +7,7 @@ values can be stored in an anchor and compared by a later run.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import zlib
 
 from rapidfuzz.distance import Indel
@@ -136,6 +137,9 @@ def name_filter(names: list[str]) -> str:
 _filters: dict[tuple[str, ...], str] = {}
 
 
+_FILTER_V2 = "2:"  # filters written since the positions come from blake2b
+
+
 def _name_filter(names: tuple[str, ...]) -> str:
     distinct = sorted(set(names))
     if not distinct:
@@ -146,19 +150,37 @@ def _name_filter(names: tuple[str, ...]) -> str:
     for name in distinct:
         for pos in _bloom_positions(name, nbits):
             bits[pos >> 3] |= 1 << (pos & 7)
-    return bits.hex()
+    return _FILTER_V2 + bits.hex()
 
 
 def in_name_filter(bloom: str, name: str) -> bool:
-    """True when `name` may be in the filter (false positives possible, no false negatives)."""
+    """True when `name` may be in the filter (false positives possible, no false negatives).
+    A filter that does not parse (a damaged record) holds every name: its symbol's siblings
+    then never pass for its successor, the safe side."""
     if not bloom:
         return False
-    bits = bytes.fromhex(bloom)
+    current = bloom.startswith(_FILTER_V2)
+    try:
+        bits = bytes.fromhex(bloom[len(_FILTER_V2):] if current else bloom)
+    except ValueError:
+        return True
+    if not bits:
+        return True
     nbits = len(bits) * 8
-    return all(bits[pos >> 3] & (1 << (pos & 7)) for pos in _bloom_positions(name, nbits))
+    positions = _bloom_positions(name, nbits) if current else _first_positions(name, nbits)
+    return all(bits[pos >> 3] & (1 << (pos & 7)) for pos in positions)
 
 
 def _bloom_positions(name: str, nbits: int) -> list[int]:
+    # Four independent positions (double hashing mod a small power of two has only
+    # nbits * nbits / 2 patterns: two names then share all four positions far too often).
+    digest = hashlib.blake2b(name.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+    return [int.from_bytes(digest[i:i + 4], "little") % nbits for i in range(0, 16, 4)]
+
+
+def _first_positions(name: str, nbits: int) -> list[int]:
+    """Positions of the filters anchors stored first (crc32/adler32: weaker, ~14× the false
+    positives of blake2b on short names), still read from older thread files."""
     digest = zlib.crc32(name.encode("utf-8", "surrogatepass"))
     second = zlib.adler32(name.encode("utf-8", "surrogatepass")) | 1
     return [(digest + i * second) % nbits for i in range(4)]

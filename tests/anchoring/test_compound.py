@@ -3,11 +3,12 @@ that come back. (Before/after golden cases of each failure class: fixtures/reanc
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from limpet.anchoring import WorkspaceIndex, content_hash, create_anchor, language_for, reanchor
 from limpet.anchoring._fileview import file_view
+from limpet.anchoring._fingerprint import in_name_filter, name_filter
 from limpet.anchoring._signature import signature
 
 CPP_HEADER = b"""#pragma once
@@ -100,6 +101,9 @@ NAMES = st.from_regex(r"[a-z]{3,8}_[a-z]{3,8}", fullmatch=True)
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(BODIES, NAMES, NAMES, st.sampled_from(["# checked by the caller", "items = list(items)"]))
+# A new name the first sibling filters (crc32/adler32 positions) took for an old sibling's.
+@example("    total = 0\n    for item in items:\n        total += item.price * item.quantity\n    return total\n",
+         "aaa_aaa", "asa_sxlud", "# checked by the caller")
 def test_a_function_renamed_and_edited_in_place_is_followed(body, old, new, added):
     if old == new:
         return
@@ -176,3 +180,24 @@ def test_a_thread_on_lines_gone_from_their_function_returns_to_them_when_they_co
     assert (still.health, still.anchor.line_start, still.anchor.lost_text) == ("drifted", 2, anchor.selected_text)
     back = reanchor(still.anchor, b"# a note\n" + ORIGINAL)
     assert (back.health, back.anchor.line_start, back.anchor.line_end, back.anchor.lost_text) == ("anchored", 5, 5, "")
+
+
+# -- sibling-name filters -------------------------------------------------------------------------
+
+
+def test_a_sibling_filter_answers_for_its_names_and_rarely_for_others():
+    names = [f"name_{i}" for i in range(3)]
+    bloom = name_filter(names)
+    assert all(in_name_filter(bloom, n) for n in names)
+    strangers = [f"other_{i}_{j}" for i in range(100) for j in range(20)]
+    assert sum(in_name_filter(bloom, n) for n in strangers) <= 4  # ~0.05% expected of 2,000
+
+
+def test_filters_stored_by_earlier_anchors_are_still_read():
+    first_format = "0020082944001000"  # written for ("aaa_aaa", "unrelated") before blake2b positions
+    assert in_name_filter(first_format, "aaa_aaa") and in_name_filter(first_format, "unrelated")
+
+
+def test_a_damaged_filter_holds_every_name_so_no_sibling_passes_for_a_successor():
+    assert in_name_filter("2:zz", "anything") and in_name_filter("2:", "anything")
+    assert not in_name_filter("", "anything")  # no filter stored: nothing was there
