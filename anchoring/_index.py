@@ -10,7 +10,10 @@ hash, name-blind hash, sketch values).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+import heapq
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from itertools import chain
 from threading import RLock
 
 from limpet.anchoring._fileview import FileView, SymbolView, file_view
@@ -125,11 +128,16 @@ class WorkspaceIndex:
             self._sync()
             return self._views.get(path)
 
-    def scope(self, everywhere: bool) -> list[str]:
-        """Files searched for moved code: the changed ones, or the whole workspace."""
+    def scope(self, everywhere: bool, needles: Sequence[bytes] = ()) -> list[str]:
+        """Files searched for moved code: the changed ones, or the whole workspace; with
+        `needles`, only the files whose bytes contain one of them (nothing is parsed)."""
         with self._lock:
             self._sync()
-            return sorted(self._hashes) if everywhere else sorted(self._changed)
+            paths = sorted(self._hashes) if everywhere else sorted(self._changed)
+            if needles:
+                views = self._views
+                paths = [p for p in paths if any(n in views[p].source for n in needles)]
+            return paths
 
     def existed_before(self, path: str, qualified_name: str) -> bool:
         """Did `path` hold a symbol of that name before the last sync changed it? (False when the
@@ -149,19 +157,19 @@ class WorkspaceIndex:
             return [(path, self._views[path].symbols[i]) for path, i in hits]
 
     def similar_symbols(self, fingerprint: list[int], paths: list[str], min_shared: int = 4,
-                        ) -> list[tuple[str, SymbolView, int]]:
-        """Symbols sharing at least `min_shared` sketch values, most shared first."""
+                        limit: int | None = None) -> list[tuple[str, SymbolView, int]]:
+        """Symbols sharing at least `min_shared` sketch values, most shared first (the first
+        `limit` of them)."""
         with self._lock:
             self._sync()
             self._ensure_indexed(paths)
             wanted = set(paths)
-            counts: dict[Posting, int] = {}
-            for value in fingerprint:
-                for posting in self._by_sketch.get(value, ()):
-                    if posting[0] in wanted:
-                        counts[posting] = counts.get(posting, 0) + 1
-            ranked = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
-            return [(p, self._views[p].symbols[i], c) for (p, i), c in ranked if c >= min_shared]
+            by_sketch = self._by_sketch
+            counts = Counter(chain.from_iterable(by_sketch.get(value, ()) for value in fingerprint))
+            shared = ((posting, c) for posting, c in counts.items() if c >= min_shared and posting[0] in wanted)
+            order = lambda kv: (-kv[1], kv[0])  # noqa: E731
+            ranked = sorted(shared, key=order) if limit is None else heapq.nsmallest(limit, shared, key=order)
+            return [(p, self._views[p].symbols[i], c) for (p, i), c in ranked]
 
 
 def _discard(table: dict, key, posting) -> None:

@@ -3,6 +3,11 @@
 Order: the symbol's normalized hash, then its name-blind hash (moved and
 renamed), then the exact anchored lines, then fingerprint similarity. Changed
 files are searched first; the rest of the workspace only for exact evidence.
+
+Only files whose bytes hold one of the anchor's most distinctive identifiers are
+parsed and searched: code that moved keeps them (a whitespace-blind hash keeps every
+identifier verbatim, a rename blinds only the name, an edit keeps most), and a
+workspace of thousands of files then costs a substring scan, not thousands of parses.
 """
 
 from __future__ import annotations
@@ -11,6 +16,7 @@ from limpet.anchoring._index import WorkspaceIndex
 from limpet.anchoring._locate import context_similarity, exact_occurrences, quote_rows, quote_weight
 from limpet.anchoring._mapping import kinds_compatible, map_into_symbol, symbol_similarity
 from limpet.anchoring._steps_local import MARGIN, Hit
+from limpet.anchoring._text import is_identifier, tokens
 from limpet.model import Anchor
 
 MOVED_MIN = 0.9  # similarity for an edited symbol found in another file
@@ -21,14 +27,17 @@ MOVED_MIN_TOKENS = 20  # smaller symbols move only when their text is identical
 BLIND_MIN_TOKENS = 20
 LINES_MIN_CHARS = 60  # a non-symbol quote found elsewhere must be this substantial
 CANDIDATES_CHECKED = 12
+NEEDLES = 6  # distinctive identifiers a file must hold one of to be searched
+NEEDLE_MIN_CHARS = 4
 
 
 def moved_step(anchor: Anchor, index: WorkspaceIndex | None, exact_only: bool = False) -> Hit | None:
     """exact_only: identical (or identical but for the name) symbol text, or identical lines."""
     if index is None:
         return None
+    held = needles(anchor)
     for everywhere in (False, True):
-        paths = [p for p in index.scope(everywhere) if p != anchor.file]
+        paths = [p for p in index.scope(everywhere, held) if p != anchor.file]
         if not paths:
             continue
         hit = _by_hash(anchor, index, paths, blind=False)
@@ -41,6 +50,17 @@ def moved_step(anchor: Anchor, index: WorkspaceIndex | None, exact_only: bool = 
         if hit is not None:
             return hit
     return None
+
+
+def needles(anchor: Anchor) -> tuple[bytes, ...]:
+    """The longest identifiers of the anchored text (and the symbol's name), as bytes; none
+    when the text has too few to single out files (then every file is searched)."""
+    found = {t for t in tokens(anchor.selected_text)
+             if len(t) >= NEEDLE_MIN_CHARS and t.isascii() and is_identifier(t)}
+    if anchor.symbol_name and anchor.symbol_name.isascii():
+        found.add(anchor.symbol_name)
+    ranked = sorted(found, key=lambda t: (-len(t), t))[:NEEDLES]
+    return tuple(t.encode() for t in ranked) if len(ranked) >= 2 else ()
 
 
 def _by_hash(anchor: Anchor, index: WorkspaceIndex, paths: list[str], blind: bool) -> Hit | None:
@@ -88,7 +108,7 @@ def _by_lines(anchor: Anchor, index: WorkspaceIndex, paths: list[str]) -> Hit | 
 def _by_similarity(anchor: Anchor, index: WorkspaceIndex, paths: list[str]) -> Hit | None:
     if not anchor.symbol or anchor.symbol_tokens < MOVED_MIN_TOKENS or not anchor.fingerprint:
         return None
-    near = index.similar_symbols(anchor.fingerprint, paths)[:CANDIDATES_CHECKED]
+    near = index.similar_symbols(anchor.fingerprint, paths, limit=CANDIDATES_CHECKED)
     scored = []
     for path, sv, _shared in near:
         if not kinds_compatible(anchor.symbol_kind, sv.kind):

@@ -32,6 +32,7 @@ from limpet.anchoring._index import WorkspaceIndex
 from limpet.anchoring._mapping import kinds_compatible, map_into_symbol
 from limpet.anchoring._signature import signature
 from limpet.anchoring._steps_local import Hit, parent_of
+from limpet.anchoring._steps_moved import needles
 from limpet.anchoring._text import replace_identifier
 from limpet.model import Anchor
 
@@ -134,10 +135,10 @@ def _candidates(anchor: Anchor, view: FileView | None, index: WorkspaceIndex | N
             yield anchor.file, view, sv
     if index is None or not anchor.fingerprint:
         return
-    paths = [p for p in index.scope(False) if p != anchor.file]
+    paths = [p for p in index.scope(False, needles(anchor)) if p != anchor.file]
     if not paths:
         return
-    for path, sv, _shared in index.similar_symbols(anchor.fingerprint, paths, min_shared=2)[:OTHER_CANDIDATES]:
+    for path, sv, _shared in index.similar_symbols(anchor.fingerprint, paths, min_shared=2, limit=OTHER_CANDIDATES):
         if kinds_compatible(anchor.symbol_kind, sv.kind) and sv.qualified_name != anchor.symbol:
             yield path, index.view(path), sv
 

@@ -90,6 +90,7 @@ def rstripped(text: str) -> str:
 
 _TOKEN = re.compile(r"[A-Za-z_$][\w$]*|\d[\w.]*|\"(?:[^\"\\\n]|\\.)*\"|'(?:[^'\\\n]|\\.)*'|\S")
 _IDENT = re.compile(r"[A-Za-z_$][\w$]*\Z")
+_WORD_RUN = re.compile(r"[\w$]+")
 
 
 def tokens(text: str) -> list[str]:
@@ -102,6 +103,8 @@ def is_identifier(token: str) -> bool:
 
 def replace_identifier(text: str, old: str, new: str) -> str:
     """Replace whole-identifier occurrences of `old` by `new`."""
-    if not old or not is_identifier(old):
+    if not old or old not in text or not is_identifier(old):
         return text
-    return re.sub(rf"(?<![\w$]){re.escape(old)}(?![\w$])", new, text)
+    # A whole identifier is a maximal run of word characters; one shared pattern, because a
+    # pattern per name (thousands of symbols in a workspace search) thrashes re's cache.
+    return _WORD_RUN.sub(lambda m: new if m.group() == old else m.group(), text)
