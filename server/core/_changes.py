@@ -49,6 +49,8 @@ class ChangeFeed:
         self._lock = threading.Lock()
         self._watchers = 0
         self._stop: threading.Event | None = None
+        self._epoch = 0  # one number per span of watching: state kept from events knows its span
+        self._armed = 0  # the span whose disk watch is in place (events before it are not seen)
 
     def subscribe(self, listener: ChangeListener) -> Callable[[], None]:
         """Call `listener` (from any thread) with every change; returns the unsubscribe."""
@@ -72,14 +74,22 @@ class ChangeFeed:
                     log.warning("a change listener failed", exc_info=True)
 
     # -- the disk --------------------------------------------------------------------------
+    def watch_epoch(self) -> int | None:
+        """Which span of watching the disk this is (None: not watching). State kept up to date
+        from disk events is complete only within the span it was built in."""
+        with self._lock:
+            return self._epoch if self._watchers and self._armed == self._epoch else None
+
     @contextlib.contextmanager
     def watching(self) -> Iterator[None]:
         """Report what other processes change on disk while this is held (reference counted)."""
         with self._lock:
             self._watchers += 1
             if self._watchers == 1:
+                self._epoch += 1
                 self._stop = threading.Event()
-                threading.Thread(target=self._watch, args=(self._stop,), name="limpet-watch", daemon=True).start()
+                threading.Thread(target=self._watch, args=(self._stop, self._epoch), name="limpet-watch",
+                                 daemon=True).start()
         try:
             yield
         finally:
@@ -89,10 +99,14 @@ class ChangeFeed:
                     self._stop.set()
                     self._stop = None
 
-    def _watch(self, stop: threading.Event) -> None:
+    def _watch(self, stop: threading.Event, epoch: int) -> None:
         try:
             for paths in watch_workspace(self._root, stop):
-                self._from_disk(paths)
+                if self._armed != epoch:
+                    with self._lock:
+                        self._armed = max(self._armed, epoch)
+                if paths:
+                    self._from_disk(paths)
         except Exception:  # live updates are a convenience: a failure must not take a door down
             log.warning("not watching the workspace for changes by other processes", exc_info=True)
 

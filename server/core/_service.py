@@ -37,7 +37,7 @@ from limpet.server.core._ids import new_event_id, new_thread_id, utc_now
 from limpet.server.core._prompt_source import ServicePromptSource
 from limpet.server.core._reconcile import Reconciler, ReconcileReport
 from limpet.server.core._reviews import Reviews
-from limpet.server.core._tree import file_tree, looks_binary, source_of
+from limpet.server.core._tree import FileListing, file_tree, looks_binary, source_of
 from limpet.server.core._unsaved import placed_on
 from limpet.server.core._validation import invalid_argument_from
 from limpet.server.store import DEFAULT_LOCK_TIMEOUT, Event, IdTaken, ThreadStore, Workspace
@@ -60,6 +60,8 @@ class Service:
         self._store = ThreadStore(self._ws, edits.apply, lock_timeout=lock_timeout)
         self._reconciler = Reconciler(self._ws, self._store)
         self._changes = ChangeFeed(self._ws.root, self._store.holds_disk_version)
+        self._listing = FileListing(self._ws, self._changes.watch_epoch)
+        self._changes.subscribe(self._listing.on_change)
         self._reviews = Reviews(self._ws, self._store, self._reconciler,
                                 lambda: self._changes.publish(Change(review=True)))
         self._exports = Exports(self._ws, self._store, self.threads, self._written, self._snapshot_event)
@@ -82,8 +84,13 @@ class Service:
     def read_source(self, rel: str, field: str = "file") -> bytes:
         return self._ws.read(rel, field)
 
-    def file_tree(self) -> dict[str, Any]:
-        return file_tree(self._ws, self.threads())
+    def file_tree(self, *, after: str | None = None, limit: int | None = None,
+                  only: Iterable[str] | None = None, threaded: bool = False) -> dict[str, Any]:
+        """Workspace files with thread counts, in path order (see core._tree.file_tree)."""
+        if only is not None:
+            only = [self._ws.normalize(p, "path") for p in only]
+        tree = file_tree(self._listing, self.threads(), after=after, limit=limit, only=only, threaded=threaded)
+        return {"workspace": self._ws.root.name, **tree}
 
     def source(self, path: str) -> dict[str, Any]:
         return source_of(self._ws, path)

@@ -2,21 +2,72 @@
 
 from __future__ import annotations
 
+import heapq
+import threading
+from bisect import bisect_left, bisect_right
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from limpet.model import Thread
+from limpet.server.core._changes import Change
 from limpet.server.store import Workspace
 
-__all__ = ["MAX_FILES", "MAX_SOURCE_BYTES", "file_tree", "looks_binary", "source_of"]
+__all__ = ["FileListing", "MAX_SOURCE_BYTES", "file_tree", "looks_binary", "source_of", "thread_counts"]
 
-MAX_FILES = 20_000
 MAX_SOURCE_BYTES = 4 * 1024 * 1024
+_WALK_INSTEAD = 256  # changed paths in one burst beyond which a fresh walk is cheaper
 
 
-def file_tree(ws: Workspace, threads: Iterable[Thread]) -> dict[str, Any]:
-    """Every workspace file (and every file threads point at) with counts per status and health."""
+class FileListing:
+    """The workspace's files as the page's tree lists them: walked once (a stat per file, no
+    content read), then kept current from the change feed's disk events for as long as the
+    feed watches the disk. Not watching (a one-shot command), or watching since a moment the
+    listing has not seen: it walks again rather than trust what may have changed unseen."""
+
+    def __init__(self, ws: Workspace, watch_epoch: Callable[[], int | None]) -> None:
+        self._ws = ws
+        self._epoch = watch_epoch  # the current watch's number, None while nothing watches
+        self._lock = threading.Lock()
+        self._present: set[str] | None = None
+        self._built_in: int | None = None
+        self._sorted: list[str] | None = None
+
+    def paths(self) -> list[str]:
+        """Every file, sorted (the list is shared: do not change it)."""
+        with self._lock:
+            epoch = self._epoch()
+            if self._present is None or epoch is None or epoch != self._built_in:
+                self._present = set(self._ws.walk_sources(max_bytes=MAX_SOURCE_BYTES))
+                self._built_in, self._sorted = epoch, None
+            if self._sorted is None:
+                self._sorted = sorted(self._present)
+            return self._sorted
+
+    def on_change(self, change: Change) -> None:
+        """Files written, created or deleted on disk (a folder: everything below it)."""
+        if not change.saved:
+            return
+        with self._lock:
+            if self._present is None:
+                return
+            if len(change.saved) > _WALK_INSTEAD:  # a checkout or a big generator: walk anew
+                self._present = None
+                return
+            for path in change.saved:
+                below = f"{path}/"
+                self._present -= {p for p in self._present if p == path or p.startswith(below)}
+                state = self._ws.state(path)
+                if state is not None:
+                    if state.size <= MAX_SOURCE_BYTES:
+                        self._present.add(path)
+                else:  # a folder (created, renamed into place), or gone
+                    self._present.update(self._ws.walk_sources(max_bytes=MAX_SOURCE_BYTES, under=path))
+            self._sorted = None
+
+
+def thread_counts(threads: Iterable[Thread]) -> dict[str, dict[str, int]]:
+    """file → counts per status and health (and open threads per health)."""
     counts: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     for t in threads:
         c = counts[t.anchor.file]
@@ -25,13 +76,35 @@ def file_tree(ws: Workspace, threads: Iterable[Thread]) -> dict[str, Any]:
         c[t.health] += 1
         if t.status == "open":
             c[f"open_{t.health}"] += 1
-    present = ws.walk_sources(max_bytes=MAX_SOURCE_BYTES)
-    paths = sorted(set(present) | set(counts))
-    truncated = len(paths) > MAX_FILES
-    if truncated:  # files with threads first, so a huge checkout still shows them
-        paths = sorted(set(counts) | set(sorted(present)[: MAX_FILES - len(counts)]))
-    out = [{"path": p, "exists": p in present, "threads": dict(counts[p]) if p in counts else {}} for p in paths]
-    return {"workspace": ws.root.name, "files": out, "truncated": truncated}
+    return counts
+
+
+def file_tree(listing: FileListing, threads: Iterable[Thread], *, after: str | None = None,
+              limit: int | None = None, only: Iterable[str] | None = None,
+              threaded: bool = False) -> dict[str, Any]:
+    """Workspace files (and every file threads point at) with counts per status and health,
+    in path order: the page after path `after`, at most `limit` rows; `only`: just those
+    paths (a page patching its tree after a change); `threaded`: just files with threads."""
+    counts = thread_counts(threads)
+    present = listing.paths()
+    if only is not None:
+        paths = sorted(set(only))
+    elif threaded:
+        paths = sorted(counts)
+    else:
+        extra = sorted(p for p in counts if not _holds(present, p))
+        paths = list(heapq.merge(present, extra)) if extra else present
+    start = bisect_right(paths, after) if after is not None else 0
+    end = len(paths) if limit is None else start + limit
+    rows = [{"path": p, "exists": _holds(present, p), "threads": dict(counts[p]) if p in counts else {}}
+            for p in paths[start:end]]
+    return {"files": rows, "more": end < len(paths), "total": len(paths),
+            "with_threads": len(counts)}
+
+
+def _holds(sorted_paths: list[str], path: str) -> bool:
+    i = bisect_left(sorted_paths, path)
+    return i < len(sorted_paths) and sorted_paths[i] == path
 
 
 _CONTROL = bytes(b for b in range(32) if b not in b"\t\n\r\f\b\x1b")

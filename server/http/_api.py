@@ -3,7 +3,10 @@
 request at a time touches the service, whichever door it came through.
 
     POST /api/ops/{operation}  any operation; body = its arguments → {"result": {...}}
-    GET  /api/files            workspace files with thread counts and health
+    GET  /api/files            workspace files with thread counts and health, in path order, a
+                               page at a time: ?limit= (default 1000, at most 1000) &cursor=
+                               (the nextCursor of the previous page); ?path=P (repeatable):
+                               just those files; ?threaded=1: just the files with threads
     GET  /api/file?path=       one file's text (same path rules as the tools)
     GET  /api/review           the current review, references re-anchored
     POST /api/selection        the page reports its selection (get_selection reads it)
@@ -29,7 +32,7 @@ from limpet.model import STATUSES, TAGS, InternalError, InvalidArgument, LimpetE
 from limpet.server.core import local_author
 from limpet.server.http._events import EventHub
 from limpet.server.mcp import McpApp
-from limpet.server.operations import invoke
+from limpet.server.operations import MAX_PAGE, cursor_key, invoke, key_cursor
 
 __all__ = ["api_routes", "error_response", "guarded", "json_response", "read_json", "run"]
 
@@ -80,6 +83,18 @@ def guarded(handler: Callable[[Request], Any]) -> Callable[[Request], Any]:
     return endpoint
 
 
+FILES_PAGE = MAX_PAGE
+
+
+def _page_limit(raw: str | None) -> int:
+    if raw is None:
+        return FILES_PAGE
+    if not (raw.isascii() and raw.isdigit()) or not 1 <= int(raw) <= MAX_PAGE:
+        raise InvalidArgument(f"limit must be a whole number from 1 to {MAX_PAGE}", field="limit",
+                              details={"limit": raw[:40]})
+    return int(raw)
+
+
 def api_routes(mcp: McpApp, hub: EventHub) -> list[Route]:
     svc = mcp.service
 
@@ -90,7 +105,16 @@ def api_routes(mcp: McpApp, hub: EventHub) -> list[Route]:
         return json_response({"result": op_.structured_content(result)})
 
     async def files(request: Request) -> Response:
-        return json_response(await run(mcp, svc.file_tree))
+        query = request.query_params
+        cursor, paths = query.get("cursor"), query.getlist("path")
+        after = cursor_key(cursor, (str,))[0] if cursor else None
+        limit = _page_limit(query.get("limit"))
+        if len(paths) > MAX_PAGE:
+            raise InvalidArgument(f"at most {MAX_PAGE} paths at once", field="path", details={"count": len(paths)})
+        tree = await run(mcp, lambda: svc.file_tree(after=after, limit=limit, only=paths or None,
+                                                    threaded=query.get("threaded") == "1"))
+        more = tree.pop("more")
+        return json_response({**tree, "nextCursor": key_cursor((tree["files"][-1]["path"],)) if more else None})
 
     async def file(request: Request) -> Response:
         path = request.query_params.get("path", "")

@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from limpet.prompts import ToolSpec
 from limpet.server.operations import _feedback, _paired, _review, _threads  # noqa: F401  (registers them)
 from limpet.server.operations._fields import ThreadId
+from limpet.server.operations._paging import MAX_PAGE, cursor_key, key_cursor
 from limpet.server.operations._registry import (
     GROUPS,
     REGISTRY,
@@ -25,10 +26,13 @@ from limpet.server.operations._registry import (
 
 __all__ = [
     "GROUPS",
+    "MAX_PAGE",
     "REGISTRY",
     "Operation",
     "ThreadId",
+    "cursor_key",
     "invoke",
+    "key_cursor",
     "operations_for",
     "tool_specs",
     "validate_args",

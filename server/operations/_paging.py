@@ -20,7 +20,7 @@ from pydantic import Field
 
 from limpet.model import InvalidArgument, Thread
 
-__all__ = ["MAX_PAGE", "Cursor", "PageLimit", "after", "next_cursor", "page_of"]
+__all__ = ["MAX_PAGE", "Cursor", "PageLimit", "after", "cursor_key", "key_cursor", "next_cursor", "page_of"]
 
 MAX_PAGE = 1000
 
@@ -32,28 +32,33 @@ def PageLimit(default: int) -> Any:  # noqa: N802 (a Field factory, named like t
     return Field(default, ge=1, le=MAX_PAGE, description=f"Threads per page (default {default}, at most {MAX_PAGE})")
 
 
+_THREAD_KEY = (str, int, str)
+
+
 def _key(t: Thread) -> tuple[str, int, str]:
     return (t.anchor.file, t.anchor.line_start, t.id)
 
 
-def _encode(key: tuple[str, int, str]) -> str:
+def key_cursor(key: tuple[str | int, ...]) -> str:
+    """The cursor naming the last item of a page by its listing key."""
     return base64.urlsafe_b64encode(orjson.dumps(list(key))).decode().rstrip("=")
 
 
-def _decode(cursor: str) -> tuple[str, int, str]:
+def cursor_key(cursor: str, shape: tuple[type, ...], field: str = "cursor") -> tuple[Any, ...]:
+    """The listing key a cursor names; INVALID_ARGUMENT unless it has `shape` (the key's types)."""
     try:
-        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
-        file, line, thread_id = orjson.loads(raw)
-        if isinstance(file, str) and isinstance(line, int) and isinstance(thread_id, str):
-            return (file, line, thread_id)
+        key = orjson.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
+        if (isinstance(key, list) and len(key) == len(shape)
+                and all(type(v) is t for v, t in zip(key, shape, strict=True))):
+            return tuple(key)
     except (binascii.Error, ValueError, TypeError):
         pass
-    raise InvalidArgument("Invalid cursor: pass the nextCursor a previous page returned", field="cursor")
+    raise InvalidArgument("Invalid cursor: pass the nextCursor a previous page returned", field=field)
 
 
 def _start(threads: Sequence[Thread], cursor: str | None) -> int:
     """Index of the first thread after the one `cursor` names (`threads` in listing order)."""
-    return bisect_right(threads, _decode(cursor), key=_key) if cursor else 0
+    return bisect_right(threads, cursor_key(cursor, _THREAD_KEY), key=_key) if cursor else 0
 
 
 def after(threads: Sequence[Thread], cursor: str | None) -> Sequence[Thread]:
@@ -69,4 +74,4 @@ def page_of(threads: Sequence[Thread], cursor: str | None, limit: int) -> tuple[
 
 
 def next_cursor(page: Sequence[Thread]) -> str | None:
-    return _encode(_key(page[-1])) if page else None
+    return key_cursor(_key(page[-1])) if page else None

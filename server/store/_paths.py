@@ -182,11 +182,16 @@ class Workspace:
             return None
         return file_state(st)
 
-    def walk_sources(self, max_bytes: int = 2_000_000) -> dict[str, FileState]:
-        """Every regular file inside the workspace worth indexing (for cross-file moves)."""
+    def walk_sources(self, max_bytes: int = 2_000_000, under: str = "") -> dict[str, FileState]:
+        """Every regular file inside the workspace worth indexing (for cross-file moves);
+        `under`: only those below that workspace folder (a canonical relative path)."""
         found: dict[str, FileState] = {}
         root = str(self.root)
-        for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
+        top = os.path.join(root, under) if under else root
+        if under and (not is_canonical(under) or any(part in IGNORED_DIRS for part in under.split("/"))
+                      or os.path.realpath(top) != os.path.join(os.path.realpath(root), under)):
+            return found  # not a folder the whole walk would enter (ignored, or through a symlink)
+        for dirpath, dirnames, filenames in os.walk(top, followlinks=False):
             dirnames[:] = sorted(d for d in dirnames if d not in IGNORED_DIRS and not d.startswith(".limpet"))
             rel_dir = os.path.relpath(dirpath, root)
             for name in filenames:

@@ -78,11 +78,14 @@ def classify(paths: Iterable[str]) -> Changes:
 
 
 POLL_MS = 500  # the fallback's period when the OS cannot notify
+ARMED_WAIT_MS = 200  # the first wait's length: how soon "armed" is said when nothing changes
 
 
 def watch_workspace(root: str | os.PathLike[str], stop: threading.Event, *,
                     debounce_ms: int = DEBOUNCE_MS) -> Iterator[set[str]]:
-    """Changed workspace paths, one set per burst, until `stop` is set (blocking)."""
+    """Changed workspace paths, one set per burst, until `stop` is set (blocking). The first
+    set may be empty: it says the watcher is armed (every change from then on is reported;
+    state kept from these events is complete only if it was built after that)."""
     base = str(Path(root).resolve())
     try:
         yield from _bursts(base, stop, debounce_ms, polling=False)
@@ -96,9 +99,12 @@ def _bursts(base: str, stop: threading.Event, debounce_ms: int, *, polling: bool
     def keep(_change: object, path: str) -> bool:
         return _relevant(base, path) is not None
 
+    armed = False
+    # The OS watch exists before the first wait times out: an empty yield then says "armed".
     for changes in watch(base, watch_filter=keep, debounce=debounce_ms, step=20, stop_event=stop,
                          ignore_permission_denied=True, raise_interrupt=False, force_polling=polling,
-                         poll_delay_ms=POLL_MS):
+                         poll_delay_ms=POLL_MS, yield_on_timeout=True, rust_timeout=ARMED_WAIT_MS):
         paths = {rel for _, p in changes if (rel := _relevant(base, p)) is not None}
-        if paths:
+        if paths or not armed:
+            armed = True
             yield paths

@@ -44,6 +44,61 @@ def test_operation_errors_are_structured_with_an_http_status(base):
     assert unknown.status_code == 400 and unknown.json()["error"]["code"] == "INVALID_ARGUMENT"
 
 
+def test_files_come_in_pages_in_path_order(base, workspace):
+    for i in range(5):
+        (workspace / "many" / f"f{i}.py").parent.mkdir(exist_ok=True)
+        (workspace / "many" / f"f{i}.py").write_text(f"x = {i}\n")
+    seen, cursor = [], None
+    while True:
+        page = httpx.get(f"{base}/api/files", params={"limit": 3, **({"cursor": cursor} if cursor else {})}).json()
+        assert len(page["files"]) <= 3
+        seen += [f["path"] for f in page["files"]]
+        cursor = page["nextCursor"]
+        if cursor is None:
+            break
+    whole = httpx.get(f"{base}/api/files").json()
+    assert seen == sorted(seen) == [f["path"] for f in whole["files"]] and whole["total"] == len(seen)
+    assert {f"many/f{i}.py" for i in range(5)} <= set(seen) and whole["nextCursor"] is None
+
+
+def test_files_answers_for_named_paths_and_for_files_with_threads(base):
+    add(base)
+    named = httpx.get(f"{base}/api/files", params=[("path", "src/auth.py"), ("path", "gone.py")]).json()["files"]
+    assert [(f["path"], f["exists"], f["threads"].get("total")) for f in named] == [
+        ("gone.py", False, None), ("src/auth.py", True, 1)]
+    threaded = httpx.get(f"{base}/api/files", params={"threaded": "1"}).json()["files"]
+    assert [f["path"] for f in threaded] == ["src/auth.py"]
+
+
+@pytest.mark.parametrize("params, field", [({"limit": "0"}, "limit"), ({"limit": "1001"}, "limit"),
+                                           ({"limit": "²"}, "limit"), ({"cursor": "not-a-cursor"}, "cursor"),
+                                           ({"path": "../etc/passwd"}, "path")])
+def test_files_refuses_bad_paging_with_the_field_at_fault(base, params, field):
+    reply = httpx.get(f"{base}/api/files", params=params)
+    assert reply.status_code == 400 and reply.json()["error"]["field"] == field
+
+
+def test_the_served_tree_follows_files_created_and_deleted_on_disk(base, workspace):
+    def paths():
+        return {f["path"] for f in httpx.get(f"{base}/api/files").json()["files"]}
+
+    assert "new/made.py" not in paths()
+    (workspace / "new").mkdir()
+    (workspace / "new" / "made.py").write_text("y = 1\n")
+    wait_for(lambda: "new/made.py" in paths())
+    (workspace / "new" / "made.py").unlink()
+    wait_for(lambda: "new/made.py" not in paths())
+
+
+def wait_for(condition, timeout: float = 10.0) -> None:
+    import time
+
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "the tree did not follow the disk"
+        time.sleep(0.05)
+
+
 def test_posts_must_be_json(base):
     reply = httpx.post(f"{base}/api/ops/comment_list", content=b"status=open",
                        headers={"content-type": "application/x-www-form-urlencoded"})

@@ -9,7 +9,7 @@ import {
 } from "./source.js";
 import { state, ui } from "./state.js";
 import { resolveThread, toggleCard } from "./threads.js";
-import { loadOrphans, loadTree, renderTree, reveal } from "./tree.js";
+import { loadOrphans, loadTree, renderTree, reveal, updateTree } from "./tree.js";
 import { $, api, debounce, el, rendered, say, typing } from "./util.js";
 
 // -- the review ---------------------------------------------------------------------------------
@@ -70,7 +70,7 @@ let pending = null;  // changes not drawn yet, merged ("all" after a reconnect: 
 const applyChanges = debounce(() => {
   const c = pending === "all" ? null : pending;
   pending = null;
-  const jobs = [loadTree(), loadOrphans(filters())];
+  const jobs = [updateTree(c), loadOrphans(filters())];
   const open = state.file;
   if (!open) jobs.push(loadHome());
   else if (!c || c.store || c.files.includes(open) || c.saved.includes(open)) jobs.push(loadFile());

@@ -3,11 +3,68 @@
 import { state } from "./state.js";
 import { $, api, el, hashOf, op } from "./util.js";
 
-export async function loadTree() {
-  const data = await api("/api/files");
-  state.files = data.files;
-  $("workspace-name").textContent = data.workspace;
+// The tree arrives a page at a time (a big checkout shows its first files at once), and is
+// then patched from change events: only the files a change names, plus the files with
+// threads when another process changed threads (which files, the event does not say).
+let loading = null;  // the full load in progress, if any (a second call joins it)
+
+export function loadTree() {
+  loading = loading || loadAllPages().finally(() => { loading = null; });
+  return loading;
+}
+
+async function loadAllPages() {
+  let files = [];
+  let cursor = null;
+  let pages = 0;
+  do {
+    const data = await api(`/api/files?limit=1000${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+    $("workspace-name").textContent = data.workspace;
+    files = files.concat(data.files);
+    cursor = data.nextCursor;
+    pages += 1;
+    if (pages === 1 || !cursor || pages % 5 === 0) {  // draw early, then now and then
+      state.files = files;
+      renderTree();
+    }
+  } while (cursor);
+}
+
+export async function updateTree(change) {
+  if (change === null || loading) return loadTree();
+  const named = [...new Set([...change.files, ...change.saved])];
+  if (named.length > 500) return loadTree();
+  const rows = new Map();
+  if (named.length) {
+    const query = named.map((p) => `path=${encodeURIComponent(p)}`).join("&");
+    for (const f of (await api(`/api/files?${query}`)).files) rows.set(f.path, f);
+  }
+  let threaded = null;
+  if (change.store) {
+    threaded = new Set();
+    let cursor = null;
+    do {
+      const data = await api(`/api/files?threaded=1${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+      for (const f of data.files) { threaded.add(f.path); rows.set(f.path, f); }
+      cursor = data.nextCursor;
+    } while (cursor);
+  }
+  patchFiles(rows, threaded);
   renderTree();
+}
+
+// rows: the fresh state of some files; threaded (when known): every file that has threads.
+function patchFiles(rows, threaded) {
+  const kept = [];
+  for (const f of state.files) {
+    const row = rows.get(f.path) || (threaded && !threaded.has(f.path) && f.threads && f.threads.total
+      ? { ...f, threads: {} } : f);
+    rows.delete(f.path);
+    if (row.exists || (row.threads && row.threads.total)) kept.push(row);
+  }
+  for (const row of rows.values()) if (row.exists || (row.threads && row.threads.total)) kept.push(row);
+  kept.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  state.files = kept;
 }
 
 function visible() {

@@ -1,0 +1,149 @@
+"""The web page's file tree on a big checkout: its first page, and what an open page costs
+the agents writing meanwhile.
+
+A 20,000-file git repository with 100 threads (bench_repo's). One `limpet serve --http`:
+- the first GET /api/files page (1,000 rows) and the whole tree (20 pages), against
+  GET /api/info of the same server (a request that does no workspace work);
+- the server's RSS after the whole tree;
+- agent adds (POST /api/ops/comment_add) with no page open, then with a page open: a client
+  holding the event stream that, for every change, asks what the page asks (the rows of
+  the files the change names), as tree.js does. Interleaved with the info request.
+
+    .venv/bin/python -m benchmarks --only tree
+"""
+
+from __future__ import annotations
+
+import contextlib
+import subprocess
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import httpx
+import orjson
+
+from ._common import Row, median
+from .bench_http import _free_port
+from .bench_latency import _limpet_argv
+from .bench_repo import build
+
+FILES, ADDS = 20_000, 60
+
+
+@contextlib.contextmanager
+def _server(ws: Path):
+    port = _free_port()
+    proc = subprocess.Popen([*_limpet_argv(), "serve", "--http", "--port", str(port), "--workspace", str(ws)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(f"{base}/mcp/status", timeout=1).status_code == 200:
+                    break
+            time.sleep(0.1)
+        yield base, proc.pid
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+def _rss_mb(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) // 1024
+    return 0
+
+
+def _ms(fn) -> float:
+    t0 = time.perf_counter()
+    fn()
+    return (time.perf_counter() - t0) * 1000
+
+
+def _whole_tree(client: httpx.Client) -> int:
+    rows, cursor = 0, None
+    while True:
+        page = client.get("/api/files", params={"limit": 1000, **({"cursor": cursor} if cursor else {})}).json()
+        rows += len(page["files"])
+        cursor = page["nextCursor"]
+        if cursor is None:
+            return rows
+
+
+class _Page(threading.Thread):
+    """What an open page does on each change event: ask for the rows the change names."""
+
+    def __init__(self, base: str) -> None:
+        super().__init__(daemon=True)
+        self.base, self.ready, self.stop, self.patches = base, threading.Event(), threading.Event(), 0
+
+    def run(self) -> None:
+        with httpx.Client(base_url=self.base, timeout=None) as client, \
+                client.stream("GET", "/api/events") as events:
+            kind = None
+            for line in events.iter_lines():
+                if self.stop.is_set():
+                    return
+                if line.startswith("event:"):
+                    kind = line[6:].strip()
+                    self.ready.set()
+                elif line.startswith("data:") and kind == "change":
+                    change = orjson.loads(line[5:])
+                    named = sorted({*change["files"], *change["saved"]})
+                    client.get("/api/files", params=[("path", p) for p in named])
+                    if change["store"]:
+                        client.get("/api/files", params={"threaded": "1"})
+                    self.patches += 1
+
+
+def _adds(client: httpx.Client, rel: str, n: int) -> tuple[list[float], list[float]]:
+    add, info = [], []
+    for i in range(n):
+        info.append(_ms(lambda: client.get("/api/info")))
+        add.append(_ms(lambda i=i: client.post("/api/ops/comment_add", json={
+            "file": rel, "line_start": 5, "line_end": 6, "body": f"benchmark note {i}"})))
+    return add, info
+
+
+def main() -> list[Row]:
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp) / "repo"
+        build(root, FILES)
+        rel = "src/pkg1/mod_150.py"
+        with _server(root) as (base, pid), httpx.Client(base_url=base, timeout=120) as client:
+            info = [_ms(lambda: client.get("/api/info")) for _ in range(20)]
+            first = _ms(lambda: client.get("/api/files", params={"limit": 1000}))
+            t0 = time.perf_counter()
+            rows_seen = _whole_tree(client)
+            whole = (time.perf_counter() - t0) * 1000
+            rss = _rss_mb(pid)
+            _adds(client, rel, 10)  # warm
+            alone, info_a = _adds(client, rel, ADDS)
+            page = _Page(base)
+            page.start()
+            page.ready.wait(10)
+            with_page, info_b = _adds(client, rel, ADDS)
+            time.sleep(0.5)
+            page.stop.set()
+            patched = page.patches
+    ping = median(info)
+    a, b = median(alone), median(with_page)
+    ratio = (b / median(info_b)) / (a / median(info_a))  # each against the info request of its own run
+    return [
+        Row(f"first GET /api/files page (1,000 rows), {FILES:,}-file repository", f"{first:.0f} ms",
+            f"GET /api/info p50 {ping:.1f} ms", first / ping, "report", None),
+        Row(f"whole tree, {rows_seen:,} rows in pages of 1,000; server RSS after it", f"{whole:.0f} ms, RSS {rss} MB",
+            f"GET /api/info p50 {ping:.1f} ms", whole / ping, "report", None),
+        Row(f"agent add (POST /api/ops/comment_add) with a page open ({patched} tree patches) vs no page",
+            f"p50 {b:.1f} ms with, {a:.1f} ms without", "each vs GET /api/info of its run", ratio, "≤ 1.2×",
+            ratio <= 1.2),
+    ]
+
+
+if __name__ == "__main__":
+    for r in main():
+        print(r.markdown())

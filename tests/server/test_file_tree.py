@@ -1,0 +1,72 @@
+"""The page's file tree: walked once, then kept current from disk events while watched."""
+
+from __future__ import annotations
+
+import time
+
+from limpet.server.core import Service
+from limpet.server.store import Workspace
+
+
+def eventually(condition, timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "the tree did not follow the disk"
+        time.sleep(0.05)
+
+
+def paths(svc: Service) -> set[str]:
+    return {f["path"] for f in svc.file_tree()["files"]}
+
+
+def counting_walks(monkeypatch) -> list[str]:
+    walks: list[str] = []
+    real = Workspace.walk_sources
+
+    def walk(self, max_bytes=2_000_000, under=""):
+        walks.append(under)
+        return real(self, max_bytes, under)
+
+    monkeypatch.setattr(Workspace, "walk_sources", walk)
+    return walks
+
+
+def test_a_watched_tree_is_walked_once_and_follows_the_disk(workspace, monkeypatch):
+    walks = counting_walks(monkeypatch)
+    svc = Service(workspace)
+    with svc.watching():
+        time.sleep(1)  # the disk watch is armed (until then each answer walks: events may be missed)
+        assert "src/auth.py" in paths(svc)
+        (workspace / "fresh.py").write_text("x = 1\n")
+        eventually(lambda: "fresh.py" in paths(svc))
+        (workspace / "pkg" / "deep").mkdir(parents=True)
+        (workspace / "pkg" / "deep" / "a.py").write_text("y = 2\n")
+        eventually(lambda: "pkg/deep/a.py" in paths(svc))
+        (workspace / "src" / "auth.py").unlink()
+        eventually(lambda: "src/auth.py" not in paths(svc))
+    assert walks.count("") == 1  # the first tree; every later one came from events
+
+
+def test_an_unwatched_tree_is_walked_for_each_answer(workspace, monkeypatch):
+    walks = counting_walks(monkeypatch)
+    svc = Service(workspace)
+    paths(svc)
+    (workspace / "fresh.py").write_text("x = 1\n")
+    assert "fresh.py" in paths(svc)  # nothing told it: it looked again
+    assert walks.count("") == 2
+
+
+def test_threads_on_deleted_files_stay_in_the_tree_marked_gone(workspace):
+    svc = Service(workspace)
+    thread = svc.add("src/auth.py", 1, 2, "check")
+    (workspace / "src" / "auth.py").unlink()
+    row = {f["path"]: f for f in svc.file_tree()["files"]}[thread.anchor.file]
+    assert row["exists"] is False and row["threads"]["total"] == 1
+
+
+def test_a_folder_reached_through_a_symlink_is_not_walked(workspace, tmp_path_factory):
+    outside = tmp_path_factory.mktemp("outside")
+    (outside / "secret.py").write_text("s = 1\n")
+    (workspace / "link").symlink_to(outside, target_is_directory=True)
+    assert Workspace(workspace).walk_sources(under="link") == {}
+    assert Workspace(workspace).walk_sources(under="../x") == {}
