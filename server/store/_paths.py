@@ -26,6 +26,7 @@ IGNORED_DIRS = PROTECTED_DIRS | {
     ".ruff_cache", "dist", "build", ".hg", ".svn", ".idea", ".hypothesis",
 }
 MAX_PATH_LEN = 4096
+_CANONICAL_KEPT = 200_000
 
 
 class FileState(NamedTuple):
@@ -64,10 +65,20 @@ class Workspace:
         self.root = path.resolve()
         self._root_str = str(self.root)
         self.store_dir = self.root / STORE_DIRNAME
+        self._canonical: dict[str, str] = {}  # relative path → its canonical form (string rules only)
 
     # -- paths ---------------------------------------------------------------------------
     def normalize(self, rel: object, field: str = "file") -> str:
         """Return the canonical workspace-relative POSIX path, or raise INVALID_PATH."""
+        known = self._canonical.get(rel) if isinstance(rel, str) else None
+        if known is not None:  # every thread read is vetted: 10 threads of a file, one check
+            return known
+        canonical = self._normalize(rel, field)
+        if isinstance(rel, str) and not os.path.isabs(rel) and len(self._canonical) < _CANONICAL_KEPT:
+            self._canonical[rel] = canonical  # a relative path's form depends on the string alone
+        return canonical
+
+    def _normalize(self, rel: object, field: str) -> str:
         if not isinstance(rel, str) or not rel.strip():
             raise InvalidPath("A non-empty workspace-relative path is required", field=field)
         if len(rel) > MAX_PATH_LEN or any(ord(c) < 32 for c in rel):

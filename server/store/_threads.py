@@ -263,9 +263,13 @@ class ThreadStore:
         self._legacy_possible = any(n.endswith(LEGACY_SUFFIX) for n in names)
         for stale in set(self._entries) - ids:
             self._set(stale, None)
+        folder_ok = folder_problem(self.dir, self.threads_dir) is None
         with gc_paused():
             for thread_id in ids:
-                self._refresh_one(thread_id)
+                if folder_ok and thread_id not in self._entries:  # first sight: its read stats it
+                    self._set(thread_id, self._load(thread_id))
+                else:
+                    self._refresh_one(thread_id)
 
     def _refresh_one(self, thread_id: str, force: bool = False) -> _Entry | None:
         states = self._files.states(thread_id, self._legacy_possible)
@@ -280,8 +284,10 @@ class ThreadStore:
             return None
         return self._set(thread_id, self._load(thread_id))
 
-    def _load(self, thread_id: str) -> _Entry:
+    def _load(self, thread_id: str) -> _Entry | None:
         states, parsed, _data = self._files.read(thread_id, self._legacy_possible)
+        if all(s is None for s in states) and not parsed.problems:
+            return None  # gone since the folder was listed
         problems = list(parsed.problems)
         if parsed.too_new is not None:  # a newer limpet's events may change what the rest means
             problems.append(f"written by a newer limpet (schema {parsed.too_new}): not read, left as it is")
