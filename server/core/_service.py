@@ -228,6 +228,7 @@ class Service:
         source read once, one transaction and one sync for the whole batch."""
         sources: dict[str, bytes] = {}
         items: list[tuple[str, Event]] = []
+        taken: set[str] = set()  # ids of this batch: not on disk yet, but not free either
         with self._store.transaction():
             for spec in specs:
                 rel = self._ws.normalize(spec["file"])
@@ -237,7 +238,11 @@ class Service:
                 event = _event("created", spec.get("author", DEFAULT_AUTHOR), spec.get("author_type", "agent"),
                                at=spec.get("created_at"), anchor=anchor, body=spec["body"],
                                tag=spec.get("tag", "NOTE"), ai_meta=spec.get("ai_meta"))
-                items.append((self._unused_id(), event))
+                thread_id = self._unused_id()
+                while thread_id in taken:  # a batch makes many ids per millisecond
+                    thread_id = self._unused_id()
+                taken.add(thread_id)
+                items.append((thread_id, event))
             threads = [t for t in self._store.append_many(items) if t is not None]
         self._written(threads)
         return threads
