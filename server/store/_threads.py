@@ -32,6 +32,7 @@ from limpet.model import (
 )
 from limpet.server.store._derived import DerivedCache
 from limpet.server.store._documents import Documents
+from limpet.server.store._entries import Entry, read_entry, restorable
 from limpet.server.store._events import Event, dump_event, event_order
 from limpet.server.store._files import atomic_write, cross_process_lock, remove_stale_temps, storage_failed
 from limpet.server.store._fold import Apply, fold, stamped
@@ -48,7 +49,6 @@ from limpet.server.store._threadfiles import (
     IdTaken,
     ThreadFiles,
     folder_problem,
-    read_backup,
     render,
     thread_id_of_name,
     write_backup,
@@ -62,23 +62,6 @@ log = logging.getLogger("limpet.store")
 DEFAULT_LOCK_TIMEOUT = float(os.environ.get("LIMPET_LOCK_TIMEOUT", "10"))
 
 
-class _Entry:
-    """One thread file as last read: the committed fold, what reads show, what is wrong."""
-
-    __slots__ = ("states", "base", "anchor_key", "thread", "checked", "problems", "too_new", "deleted")
-
-    def __init__(self, states: tuple, base: Thread | None, anchor_key: str, problems: tuple[str, ...],
-                 too_new: int | None, deleted: bool) -> None:
-        self.states = states
-        self.base = base  # the thread as its committed events make it (None: deleted or unreadable)
-        self.anchor_key = anchor_key  # the event that set the committed anchor
-        self.thread: Thread | None = None  # base + derived position: what reads return
-        self.checked: tuple[object, str | None] = (NEVER, None)  # (file hash, workspace version) of that position
-        self.problems = problems
-        self.too_new = too_new
-        self.deleted = deleted
-
-
 class ThreadStore:
     def __init__(self, workspace: Workspace, apply: Apply, lock_timeout: float = DEFAULT_LOCK_TIMEOUT) -> None:
         self.ws = workspace
@@ -88,7 +71,7 @@ class ThreadStore:
         self.places = locate(workspace.root)
         self._apply = apply
         self._files = ThreadFiles(self.threads_dir)
-        self._entries: dict[str, _Entry] = {}
+        self._entries: dict[str, Entry] = {}
         self._threads: dict[str, Thread] = {}  # the readable threads (what listings show)
         self._order = ThreadOrder(lambda: iter(self._threads.values()), self._threads.__getitem__)
         self._tracker = DirTracker(self.threads_dir)
@@ -271,7 +254,7 @@ class ThreadStore:
                 else:
                     self._refresh_one(thread_id)
 
-    def _refresh_one(self, thread_id: str, force: bool = False) -> _Entry | None:
+    def _refresh_one(self, thread_id: str, force: bool = False) -> Entry | None:
         states = self._files.states(thread_id, self._legacy_possible)
         entry = self._entries.get(thread_id)
         if entry is not None and not force and entry.states == states:
@@ -284,39 +267,17 @@ class ThreadStore:
             return None
         return self._set(thread_id, self._load(thread_id))
 
-    def _load(self, thread_id: str) -> _Entry | None:
-        states, parsed, _data = self._files.read(thread_id, self._legacy_possible)
-        if all(s is None for s in states) and not parsed.problems:
-            return None  # gone since the folder was listed
-        problems = list(parsed.problems)
-        if parsed.too_new is not None:  # a newer limpet's events may change what the rest means
-            problems.append(f"written by a newer limpet (schema {parsed.too_new}): not read, left as it is")
-            entry = _Entry(states, None, "", tuple(problems), parsed.too_new, False)
+    def _load(self, thread_id: str) -> Entry | None:
+        entry = read_entry(self._files, thread_id, self._legacy_possible, self._apply,
+                           lambda: self.backup_dir, self.ws.normalize)
+        if entry is not None:
             self._report(thread_id, entry)
-            return entry
-        base, key, deleted = self._fold(thread_id, parsed.events, problems)
-        if base is None and not deleted and parsed.too_new is None and (problems or not parsed.events):
-            restored = self._restorable(thread_id, parsed.events)  # a damaged file: this checkout's last copy
-            if restored:
-                base, key, deleted = self._fold(thread_id, [*parsed.events, *restored], [])
-                if base is not None:
-                    problems.append("shown from this checkout's backup (the file itself is damaged)")
-        if base is not None:
-            try:
-                vet_thread(base, self.ws.normalize)
-            except ValueError as exc:
-                problems.append(f"refused: {exc}")
-                base = None
-        if base is None and not deleted and not problems and parsed.too_new is None:
-            problems.append("no event creates this thread (a reply or change whose thread is not here)")
-        entry = _Entry(states, base, key, tuple(problems), parsed.too_new, deleted)
-        self._report(thread_id, entry)
         return entry
 
     def _fold(self, thread_id: str, events: list[Event], problems: list[str]) -> tuple[Thread | None, str, bool]:
         return fold(self._apply, thread_id, events, problems)
 
-    def _set(self, thread_id: str, entry: _Entry | None) -> _Entry | None:
+    def _set(self, thread_id: str, entry: Entry | None) -> Entry | None:
         if entry is None:
             self._entries.pop(thread_id, None)
             self._reported.pop(thread_id, None)
@@ -340,7 +301,7 @@ class ThreadStore:
             self._threads[thread_id] = thread
         self._order.changed(old, thread)
 
-    def _report(self, thread_id: str, entry: _Entry) -> None:
+    def _report(self, thread_id: str, entry: Entry) -> None:
         """Each problem of a thread file is logged once (and listed by `problems`)."""
         if entry.problems and self._reported.get(thread_id) != entry.problems:
             log.warning("thread file %s: %s", thread_id, "; ".join(entry.problems))
@@ -420,15 +381,12 @@ class ThreadStore:
             entry = self._refresh_one(thread_id, force=True)
         else:
             key = event.id if event.anchor is not None or event.event == "snapshot" else _key
-            entry = self._set(thread_id, _Entry(self._files.states(thread_id, self._legacy_possible), after, key,
+            entry = self._set(thread_id, Entry(self._files.states(thread_id, self._legacy_possible), after, key,
                                                 (), None, deleted or after is None))
         return entry.thread if entry is not None else None
 
     def _restorable(self, thread_id: str, present: list[Event]) -> list[Event]:
-        """Events of this checkout's backup of the thread that its (damaged) file lacks."""
-        backup = read_backup(self.backup_dir, thread_id)
-        known = {e.id for e in present}
-        return [e for e in backup.events if e.id not in known] if backup is not None else []
+        return restorable(self.backup_dir, thread_id, present)
 
     def append_many(self, items: list[tuple[str, Event]]) -> list[Thread | None]:
         """Bulk appends (imports, benchmarks): the same writes, without an fsync each but one

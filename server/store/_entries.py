@@ -1,0 +1,70 @@
+"""One thread file as the store last read it: its committed fold, what reads show, what is
+wrong with it. Reading one (`read_entry`) validates everything, as input from other people:
+events that do not parse are reported, a damaged file is shown from this checkout's backup
+when one exists, and a folded thread that fails the vetting is refused."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from limpet.model import Thread
+from limpet.server.store._events import Event
+from limpet.server.store._fold import Apply, fold
+from limpet.server.store._positions import NEVER
+from limpet.server.store._threadfiles import ThreadFiles, read_backup
+from limpet.server.store._vetting import Normalize, vet_thread
+
+__all__ = ["Entry", "read_entry", "restorable"]
+
+
+class Entry:
+    """One thread file as last read: the committed fold, what reads show, what is wrong."""
+
+    __slots__ = ("states", "base", "anchor_key", "thread", "checked", "problems", "too_new", "deleted")
+
+    def __init__(self, states: tuple, base: Thread | None, anchor_key: str, problems: tuple[str, ...],
+                 too_new: int | None, deleted: bool) -> None:
+        self.states = states
+        self.base = base  # the thread as its committed events make it (None: deleted or unreadable)
+        self.anchor_key = anchor_key  # the event that set the committed anchor
+        self.thread: Thread | None = None  # base + derived position: what reads return
+        self.checked: tuple[object, str | None] = (NEVER, None)  # (file hash, workspace version) of that position
+        self.problems = problems
+        self.too_new = too_new
+        self.deleted = deleted
+
+
+def read_entry(files: ThreadFiles, thread_id: str, legacy: bool, apply: Apply,
+               backup_dir: Callable[[], Path | None], normalize: Normalize) -> Entry | None:
+    """The thread file's entry (None: gone since its folder was listed)."""
+    states, parsed, _data = files.read(thread_id, legacy)
+    if all(s is None for s in states) and not parsed.problems:
+        return None
+    problems = list(parsed.problems)
+    if parsed.too_new is not None:  # a newer limpet's events may change what the rest means
+        problems.append(f"written by a newer limpet (schema {parsed.too_new}): not read, left as it is")
+        return Entry(states, None, "", tuple(problems), parsed.too_new, False)
+    base, key, deleted = fold(apply, thread_id, parsed.events, problems)
+    if base is None and not deleted and (problems or not parsed.events):
+        restored = restorable(backup_dir(), thread_id, parsed.events)  # a damaged file: this checkout's last copy
+        if restored:
+            base, key, deleted = fold(apply, thread_id, [*parsed.events, *restored], [])
+            if base is not None:
+                problems.append("shown from this checkout's backup (the file itself is damaged)")
+    if base is not None:
+        try:
+            vet_thread(base, normalize)
+        except ValueError as exc:
+            problems.append(f"refused: {exc}")
+            base = None
+    if base is None and not deleted and not problems:
+        problems.append("no event creates this thread (a reply or change whose thread is not here)")
+    return Entry(states, base, key, tuple(problems), parsed.too_new, deleted)
+
+
+def restorable(backup_dir: Path | None, thread_id: str, present: list[Event]) -> list[Event]:
+    """Events of this checkout's backup of the thread that its (damaged) file lacks."""
+    backup = read_backup(backup_dir, thread_id)
+    known = {e.id for e in present}
+    return [e for e in backup.events if e.id not in known] if backup is not None else []
