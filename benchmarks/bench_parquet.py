@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import subprocess
 import sys
 import tempfile
@@ -159,8 +158,15 @@ def child(mode: str, rows: int, out: str, rgs: int) -> dict:
     else:
         count = raw_write(items, out, rgs)
     seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
-    peak_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux
+    peak_kb = _peak_kb()
     return {"mode": mode, "rows": count, "seconds": seconds, "cpu": cpu, "peak_rss_mb": peak_kb / 1024}
+
+
+def _peak_kb() -> int:
+    """This process's own peak RSS (VmHWM): ru_maxrss would start from the benchmark process
+    it was forked from, which may be far bigger."""
+    with open("/proc/self/status") as fh:
+        return next(int(line.split()[1]) for line in fh if line.startswith("VmHWM:"))
 
 
 def measure(mode: str, rows: int, out: str, rgs: int, repeat: int) -> dict:

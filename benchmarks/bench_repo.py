@@ -4,19 +4,20 @@ A git repository of N generated Python files (6,000 and 20,000) with 100 threads
 files, 10 of those files then deleted (10 orphans), everything committed. Each command is a
 new process, as a person or script runs it: `limpet list`, `limpet show ID`, `limpet add
 FILE:LINE`, interleaved with `git status` on the same tree (the reference: what the
-repository itself costs to look at). Peak RSS is each process's own (wait4).
+repository itself costs to look at). Peak RSS is each process's own (wait4, from a small
+launcher: see _LAUNCH).
 
     .venv/bin/python -m benchmarks --only repo
 """
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 from ._common import Row, median, python_source
@@ -53,16 +54,25 @@ def build(root: Path, files: int) -> list[str]:
     return [t.id for t in threads[ORPHANS:]]
 
 
+# A process forked from this one starts with its memory counted (Linux carries the parent's
+# high-water mark through fork and exec into the child's ru_maxrss), and this process is big
+# after the other suites: a small launcher forks the measured command and reports its wait4.
+_LAUNCH = ("import json, os, subprocess, sys, time\n"
+           "t = time.perf_counter()\n"
+           "p = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)\n"
+           "_, status, usage = os.wait4(p.pid, 0)\n"
+           "print(json.dumps([(time.perf_counter() - t) * 1000, usage.ru_maxrss // 1024,"
+           " os.waitstatus_to_exitcode(status)]))\n")
+
+
 def timed(argv: list[str], cwd: Path) -> tuple[float, int]:
     """(wall ms, peak RSS in MB) of one fresh process."""
-    t0 = time.perf_counter()
-    proc = subprocess.Popen(argv, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    _, status, usage = os.wait4(proc.pid, 0)
-    elapsed = (time.perf_counter() - t0) * 1000
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    if proc.returncode != 0:
-        raise RuntimeError(f"{argv} exited with {proc.returncode}")
-    return elapsed, usage.ru_maxrss // 1024
+    out = subprocess.run([sys.executable, "-I", "-S", "-c", _LAUNCH, *argv], cwd=cwd, capture_output=True,
+                         text=True, check=True)
+    elapsed, rss, code = json.loads(out.stdout)
+    if code != 0:
+        raise RuntimeError(f"{argv} exited with {code}")
+    return elapsed, rss
 
 
 def _limpet() -> list[str]:
