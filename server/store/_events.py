@@ -33,6 +33,7 @@ from limpet.model import MAX_BODY, Anchor, AuthorType, Snapshot, Tag, Thread
 
 __all__ = [
     "EVENT_KINDS",
+    "MARKERS",
     "STORE_SCHEMA",
     "Event",
     "ParsedFile",
@@ -47,7 +48,7 @@ __all__ = [
 STORE_SCHEMA = 2
 MAX_FILE_BYTES = 64 * 1024 * 1024  # a thread file larger than this is not read (reported)
 EVENT_KINDS = ("created", "replied", "edited", "resolved", "reopened", "moved", "deleted", "snapshot")
-_MARKERS = (b"<<<<<<<", b"=======", b">>>>>>>", b"|||||||")
+MARKERS = (b"<<<<<<<", b"=======", b">>>>>>>", b"|||||||")
 
 Kind = Literal["created", "replied", "edited", "resolved", "reopened", "moved", "deleted", "snapshot"]
 EventId = Annotated[str, Field(pattern=r"^e_[0-9]{1,40}$")]
@@ -153,7 +154,7 @@ def parse_events(data: bytes, parsed: ParsedFile | None = None) -> ParsedFile:
         line = line.strip()
         if not line:
             continue
-        if line.startswith(_MARKERS):
+        if line.startswith(MARKERS):
             out.conflicted = True
             continue
         try:

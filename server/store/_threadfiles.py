@@ -16,7 +16,7 @@ import stat
 from pathlib import Path
 
 from limpet.model import StoreError, is_thread_id
-from limpet.server.store._events import ParsedFile, dump_event, event_order, parse_events, parse_legacy
+from limpet.server.store._events import MARKERS, ParsedFile, dump_event, event_order, parse_events, parse_legacy
 from limpet.server.store._files import atomic_write, read_no_follow
 from limpet.server.store._paths import FileState, file_state
 
@@ -27,7 +27,6 @@ log = logging.getLogger("limpet.store")
 
 EVENTS_SUFFIX = ".jsonl"
 LEGACY_SUFFIX = ".json"
-_MARKERS = (b"<<<<<<<", b"=======", b">>>>>>>", b"|||||||")
 
 States = tuple[FileState | None, FileState | None]
 
@@ -118,7 +117,7 @@ def render(existing: bytes | None, line: bytes) -> bytes:
     seen: set[bytes] = set()
     for raw in (existing or b"").split(b"\n"):
         text = raw.strip()
-        if not text or text.startswith(_MARKERS) or text in seen:
+        if not text or text.startswith(MARKERS) or text in seen:
             continue
         seen.add(text)
         out.append(text + b"\n")
