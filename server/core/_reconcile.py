@@ -83,8 +83,9 @@ class ReconcileReport:
 
 
 class Reconciler:
-    def __init__(self, workspace: Workspace, store: ThreadStore) -> None:
+    def __init__(self, workspace: Workspace, store: ThreadStore, *, remember: bool = True) -> None:
         self.ws = workspace
+        self._remember = remember  # see prime
         self.store = store
         self.hashes = HashCache(workspace)
         self._index = None
@@ -143,8 +144,10 @@ class Reconciler:
         return orphan_candidates(anchor, self.ws.read_or_none(anchor.file), self.index, k=k)
 
     def prime(self) -> None:
-        """Record the workspace as it is now, so a later reconcile knows which files changed."""
-        if not self._index_primed:
+        """Record the workspace as it is now, so a later reconcile knows which files changed
+        (code moved to another file is searched there first). Not in a process that answers
+        one command and exits: it has no later, and recording parses every file."""
+        if self._remember and not self._index_primed:
             self.index.update(self.hashes.workspace_hashes(), self.ws.read_or_none)
             self._index_primed = True
 

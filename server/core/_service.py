@@ -16,8 +16,6 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
-
 from limpet.anchoring import Candidate, create_anchor
 from limpet.model import (
     DEFAULT_AUTHOR,
@@ -33,13 +31,12 @@ from limpet.server.core import _edits as edits
 from limpet.server.core._changes import Change, ChangeFeed, ChangeListener
 from limpet.server.core._export import Exports, ImportReport
 from limpet.server.core._filters import ThreadFilter
-from limpet.server.core._ids import new_event_id, new_thread_id, utc_now
+from limpet.server.core._ids import new_thread_id, utc_now
 from limpet.server.core._prompt_source import ServicePromptSource
 from limpet.server.core._reconcile import Reconciler, ReconcileReport
 from limpet.server.core._reviews import Reviews
 from limpet.server.core._tree import FileListing, file_tree, looks_binary, source_of
 from limpet.server.core._unsaved import placed_on
-from limpet.server.core._validation import invalid_argument_from
 from limpet.server.store import DEFAULT_LOCK_TIMEOUT, Event, IdTaken, ThreadStore, Workspace
 
 __all__ = ["Service"]
@@ -51,14 +48,10 @@ class Service:
 
     def __init__(self, root: str | os.PathLike[str], *, lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
                  one_shot: bool = False) -> None:
-        """one_shot: the process answers one command and exits (the CLI). A long-lived service
-        records the workspace at its first write, so a later reconcile can tell which files
-        changed (code moved to another file is searched there first); a one-shot process has
-        no later, and recording means parsing every file of the workspace."""
-        self._one_shot = one_shot
+        """one_shot: the process answers one command and exits (the CLI; see Reconciler.prime)."""
         self._ws = Workspace(root)
         self._store = ThreadStore(self._ws, edits.apply, lock_timeout=lock_timeout)
-        self._reconciler = Reconciler(self._ws, self._store)
+        self._reconciler = Reconciler(self._ws, self._store, remember=not one_shot)
         self._changes = ChangeFeed(self._ws.root, self._store.holds_disk_version)
         self._listing = FileListing(self._ws, self._changes.watch_epoch)
         self._changes.subscribe(self._listing.on_change)
@@ -87,8 +80,7 @@ class Service:
     def file_tree(self, *, after: str | None = None, limit: int | None = None,
                   only: Iterable[str] | None = None, threaded: bool = False) -> dict[str, Any]:
         """Workspace files with thread counts, in path order (see core._tree.file_tree)."""
-        if only is not None:
-            only = [self._ws.normalize(p, "path") for p in only]
+        only = None if only is None else [self._ws.normalize(p, "path") for p in only]
         tree = file_tree(self._listing, self.threads(), after=after, limit=limit, only=only, threaded=threaded)
         return {"workspace": self._ws.root.name, **tree}
 
@@ -214,10 +206,9 @@ class Service:
         rel = self._ws.normalize(file)
         source = self._text_source(rel)
         anchor = create_anchor(rel, source, line_start, line_end, start_character, end_character)
-        event = _event("created", author, author_type, anchor=anchor, body=body, tag=tag, ai_meta=ai_meta)
+        event = edits.new_event("created", author, author_type, anchor=anchor, body=body, tag=tag, ai_meta=ai_meta)
         with self._store.transaction():
-            if not self._one_shot:
-                self._reconciler.prime()
+            self._reconciler.prime()
             thread = self._create(event)
         self._reconciler.hashes.remember(rel, source)
         self._written([thread])
@@ -228,21 +219,17 @@ class Service:
         source read once, one transaction and one sync for the whole batch."""
         sources: dict[str, bytes] = {}
         items: list[tuple[str, Event]] = []
-        taken: set[str] = set()  # ids of this batch: not on disk yet, but not free either
+        taken: set[str] = set()
         with self._store.transaction():
             for spec in specs:
                 rel = self._ws.normalize(spec["file"])
                 if rel not in sources:
                     sources[rel] = self._text_source(rel)
                 anchor = create_anchor(rel, sources[rel], spec["line_start"], spec["line_end"])
-                event = _event("created", spec.get("author", DEFAULT_AUTHOR), spec.get("author_type", "agent"),
+                event = edits.new_event("created", spec.get("author", DEFAULT_AUTHOR), spec.get("author_type", "agent"),
                                at=spec.get("created_at"), anchor=anchor, body=spec["body"],
                                tag=spec.get("tag", "NOTE"), ai_meta=spec.get("ai_meta"))
-                thread_id = self._unused_id()
-                while thread_id in taken:  # a batch makes many ids per millisecond
-                    thread_id = self._unused_id()
-                taken.add(thread_id)
-                items.append((thread_id, event))
+                items.append((self._unused_id(taken), event))
             threads = [t for t in self._store.append_many(items) if t is not None]
         self._written(threads)
         return threads
@@ -265,35 +252,38 @@ class Service:
             return thread
         raise StoreError("Could not find an unused thread id")
 
-    def _unused_id(self) -> str:
+    def _unused_id(self, taken: set[str] | None = None) -> str:
+        """A new thread id; `taken`: ids a batch made (many per millisecond) and not yet wrote."""
         thread_id = new_thread_id()
-        while self._store.exists(thread_id):
+        while self._store.exists(thread_id) or (taken is not None and thread_id in taken):
             thread_id = new_thread_id()
+        if taken is not None:
+            taken.add(thread_id)
         return thread_id
 
     def reply(self, thread_id: str, body: str, *, author: str = DEFAULT_AUTHOR, author_type: str = "agent") -> Thread:
-        return self._update(thread_id, lambda t: _event("replied", author, author_type, body=body))
+        return self._update(thread_id, lambda t: edits.new_event("replied", author, author_type, body=body))
 
     def resolve(self, thread_id: str, *, decision: str | None = None, wontfix: bool = False,
                 decider: str = DEFAULT_AUTHOR) -> Thread:
         """Idempotent: resolving a resolved thread changes nothing and keeps resolved_at. The
         code where the thread is now is kept with the resolution (review-pair exports)."""
-        return self._update(thread_id, lambda t: _event(
+        return self._update(thread_id, lambda t: edits.new_event(
             "resolved", decider, decision=decision, wontfix=wontfix,
             snapshot=edits.snapshot_of(t.anchor, utc_now())))
 
     def reopen(self, thread_id: str, *, by: str = DEFAULT_AUTHOR) -> Thread:
         """Reopening keeps the earlier decision: it stays on the thread and in its history."""
-        return self._update(thread_id, lambda t: _event("reopened", by))
+        return self._update(thread_id, lambda t: edits.new_event("reopened", by))
 
     def edit(self, thread_id: str, body: str, *, by: str = DEFAULT_AUTHOR) -> Thread:
-        return self._update(thread_id, lambda t: _event("edited", by, body=body))
+        return self._update(thread_id, lambda t: edits.new_event("edited", by, body=body))
 
     def delete(self, thread_id: str) -> Thread:
         """A tombstone event: the thread is gone from every read; its file keeps its history."""
         with self._store.transaction():
             thread = self._store.get(thread_id)
-            self._store.append(thread_id, _event("deleted", "limpet"))
+            self._store.append(thread_id, edits.new_event("deleted", "limpet"))
         self._written([thread])
         return thread
 
@@ -310,7 +300,7 @@ class Service:
             lines = source.count(b"\n") + (0 if source.endswith(b"\n") or not source else 1)
             end = line_end if line_end is not None else min(line + span, max(lines, line))
             anchor = create_anchor(rel, source, line, end)
-            moved = self._store.append(thread_id, _event("moved", by, anchor=anchor))
+            moved = self._store.append(thread_id, edits.new_event("moved", by, anchor=anchor))
         assert moved is not None
         self._written([moved], thread.anchor.file)
         return moved
@@ -346,7 +336,7 @@ class Service:
 
     def _snapshot_event(self, thread: Thread) -> Event:
         """An import: the whole thread, replacing what the store holds under its id."""
-        return _event("snapshot", thread.author, thread.author_type, thread=thread, mode="replace")
+        return edits.new_event("snapshot", thread.author, thread.author_type, thread=thread, mode="replace")
 
     # -- the current review and the page's selection ----------------------------------------
     def present_review(self, content: str, base_uri: str, mode: str = "replace",
@@ -399,11 +389,3 @@ class Service:
         asking door exposes (prompts name them exactly)."""
         return get_prompt(ServicePromptSource(self, tools), name, arguments)
 
-
-def _event(kind: str, by: str, by_type: str | None = None, *, at: str | None = None, **fields: Any) -> Event:
-    """A new event (its `seq` is set by the store, after the events already on disk)."""
-    try:
-        return Event(event=kind, id=new_event_id(), at=at or utc_now(), seq=0, by=by,  # type: ignore[arg-type]
-                     by_type=by_type, **fields)
-    except ValidationError as exc:
-        raise invalid_argument_from(exc) from None

@@ -32,7 +32,7 @@ from limpet.model import STATUSES, TAGS, InternalError, InvalidArgument, LimpetE
 from limpet.server.core import local_author
 from limpet.server.http._events import EventHub
 from limpet.server.mcp import McpApp
-from limpet.server.operations import MAX_PAGE, cursor_key, invoke, key_cursor
+from limpet.server.operations import MAX_PAGE, cursor_key, invoke, key_cursor, page_limit
 
 __all__ = ["api_routes", "error_response", "guarded", "json_response", "read_json", "run"]
 
@@ -86,15 +86,6 @@ def guarded(handler: Callable[[Request], Any]) -> Callable[[Request], Any]:
 FILES_PAGE = MAX_PAGE
 
 
-def _page_limit(raw: str | None) -> int:
-    if raw is None:
-        return FILES_PAGE
-    if not (raw.isascii() and raw.isdigit()) or not 1 <= int(raw) <= MAX_PAGE:
-        raise InvalidArgument(f"limit must be a whole number from 1 to {MAX_PAGE}", field="limit",
-                              details={"limit": raw[:40]})
-    return int(raw)
-
-
 def api_routes(mcp: McpApp, hub: EventHub) -> list[Route]:
     svc = mcp.service
 
@@ -108,7 +99,7 @@ def api_routes(mcp: McpApp, hub: EventHub) -> list[Route]:
         query = request.query_params
         cursor, paths = query.get("cursor"), query.getlist("path")
         after = cursor_key(cursor, (str,))[0] if cursor else None
-        limit = _page_limit(query.get("limit"))
+        limit = page_limit(query.get("limit"), FILES_PAGE)
         if len(paths) > MAX_PAGE:
             raise InvalidArgument(f"at most {MAX_PAGE} paths at once", field="path", details={"count": len(paths)})
         tree = await run(mcp, lambda: svc.file_tree(after=after, limit=limit, only=paths or None,

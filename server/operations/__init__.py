@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from limpet.prompts import ToolSpec
 from limpet.server.operations import _feedback, _paired, _review, _threads  # noqa: F401  (registers them)
 from limpet.server.operations._fields import ThreadId
-from limpet.server.operations._paging import MAX_PAGE, cursor_key, key_cursor
+from limpet.server.operations._paging import MAX_PAGE, cursor_key, key_cursor, page_limit
 from limpet.server.operations._registry import (
     GROUPS,
     REGISTRY,
@@ -33,6 +33,7 @@ __all__ = [
     "cursor_key",
     "invoke",
     "key_cursor",
+    "page_limit",
     "operations_for",
     "tool_specs",
     "validate_args",

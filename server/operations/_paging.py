@@ -13,14 +13,16 @@ import base64
 import binascii
 from bisect import bisect_right
 from collections.abc import Sequence
-from typing import Any
+from typing import Annotated, Any
 
 import orjson
-from pydantic import Field
+from pydantic import Field, TypeAdapter, ValidationError
 
 from limpet.model import InvalidArgument, Thread
+from limpet.server.core import invalid_argument_from
 
-__all__ = ["MAX_PAGE", "Cursor", "PageLimit", "after", "cursor_key", "key_cursor", "next_cursor", "page_of"]
+__all__ = ["MAX_PAGE", "Cursor", "PageLimit", "after", "cursor_key", "key_cursor", "next_cursor", "page_limit",
+           "page_of"]
 
 MAX_PAGE = 1000
 
@@ -28,8 +30,25 @@ Cursor = Field(None, max_length=8192, description="Continue after the page that 
                                                   "(omit for the first page)")
 
 
+_BOUNDS: dict[str, Any] = {"ge": 1, "le": MAX_PAGE}
+
+
 def PageLimit(default: int) -> Any:  # noqa: N802 (a Field factory, named like the field it makes)
-    return Field(default, ge=1, le=MAX_PAGE, description=f"Threads per page (default {default}, at most {MAX_PAGE})")
+    return Field(default, **_BOUNDS, description=f"Threads per page (default {default}, at most {MAX_PAGE})")
+
+
+_LIMIT = TypeAdapter(Annotated[int, Field(**_BOUNDS)])
+
+
+def page_limit(raw: str | None, default: int, field: str = "limit") -> int:
+    """A page size given as text (a query string), by the tools' own rule."""
+    if raw is None:
+        return default
+    try:
+        return _LIMIT.validate_python(raw, strict=False)
+    except ValidationError as exc:
+        problem = invalid_argument_from(exc)
+        raise InvalidArgument(f"{field}: {problem.message}", field=field, details={field: raw[:40]}) from None
 
 
 _THREAD_KEY = (str, int, str)
