@@ -16,7 +16,14 @@ import stat
 from pathlib import Path
 
 from limpet.model import StoreError, is_thread_id
-from limpet.server.store._events import MARKERS, ParsedFile, dump_event, event_order, parse_events, parse_legacy
+from limpet.server.store._events import (
+    MARKERS,
+    ParsedFile,
+    dump_event,
+    event_order,
+    parse_events,
+    parse_legacy,
+)
 from limpet.server.store._files import atomic_write, read_no_follow
 from limpet.server.store._paths import FileState, file_state
 
