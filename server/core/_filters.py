@@ -41,6 +41,12 @@ class ThreadFilter:
         """The one file this filter is about, when it names a file rather than a glob."""
         return self.file if self.file is not None and not is_glob(self.file) else None
 
+    @property
+    def depends_on_positions(self) -> bool:
+        """Whether re-anchoring can change what matches: health, or a glob a thread may move
+        into. Such a filter must bring threads up to date even when nothing matches yet."""
+        return self.health is not None or (self.file is not None and is_glob(self.file))
+
     def matches(self, t: Thread) -> bool:
         if self.file is not None and t.anchor.file != self.file and not (
             is_glob(self.file) and _glob_match(t.anchor.file, self.file)

@@ -126,7 +126,7 @@ class Service:
         """Threads matching `flt`, ordered by file then line; re-anchored first if stale."""
         flt = flt or ThreadFilter()
         selected = self._select(flt)
-        if fresh and selected:
+        if fresh and (selected or flt.depends_on_positions):
             by_file = self._store.by_file()
             exact = flt.exact_file
             stale = self._reconciler.stale_in(by_file, by_file if exact is None else (exact,))
@@ -138,9 +138,9 @@ class Service:
     def matching(self, flt: ThreadFilter, choose: Callable[[list[Thread]], list[Thread]]) -> list[Thread]:
         """choose(threads matching flt), for a choice that does not depend on positions (a text
         search): only the files of the chosen threads are brought up to date (then it chooses
-        again, over current positions), not every file of the selection. A path filter depends
-        on positions (a stale thread may move into it): that takes the full check first."""
-        if flt.file is not None:
+        again, over current positions), not every file of the selection. A path or health filter
+        depends on positions (a stale thread may move into it): that takes the full check first."""
+        if flt.file is not None or flt.depends_on_positions:
             return choose(self.threads(flt))
         chosen = choose(self._select(flt))
         stale = self._reconciler.stale_in(self._store.by_file(), {t.anchor.file for t in chosen})

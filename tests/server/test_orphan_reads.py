@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from limpet.server.core import _reconcile
+from limpet.server.core import ThreadFilter, _reconcile
 
 
 @pytest.fixture
@@ -57,3 +57,20 @@ def test_code_that_comes_back_is_found_by_the_next_reconcile(service, workspace)
     service.reconcile()
     back = service.get(t.id)
     assert back.health != "orphaned" and back.anchor.file == "src/auth_moved.py"
+
+
+def test_a_health_filter_sees_a_thread_orphaned_since_the_last_read(service, workspace):
+    t = service.add("src/auth.py", 10, 14, "about validate_token")
+    (workspace / "src" / "auth.py").write_text("# the code is gone\n")  # no read since
+    orphaned = ThreadFilter(health="orphaned")
+    assert [x.id for x in service.threads(orphaned)] == [t.id]
+    assert [x.id for x in service.matching(orphaned, lambda ts: ts)] == [t.id]
+
+
+def test_a_glob_filter_sees_a_thread_whose_code_moved_into_it(service, workspace):
+    original = (workspace / "src" / "auth.py").read_text()
+    t = service.add("src/auth.py", 10, 14, "about validate_token")
+    (workspace / "lib").mkdir()
+    (workspace / "lib" / "auth.py").write_text(original)
+    (workspace / "src" / "auth.py").write_text("# moved to lib/\n")
+    assert [x.id for x in service.threads(ThreadFilter(file="lib/*"))] == [t.id]
