@@ -32,6 +32,15 @@ class FileListing:
         self._present: set[str] | None = None
         self._built_in: int | None = None
         self._sorted: list[str] | None = None
+        self._counts: tuple[int, dict[str, dict[str, int]]] | None = None  # (store version, counts)
+
+    def counts(self, version: int, threads: Callable[[], Iterable[Thread]]) -> dict[str, dict[str, int]]:
+        """thread_counts of the store at `version`, counted once per version (a tree of 20
+        pages asks 20 times; shared: do not change it)."""
+        with self._lock:
+            if self._counts is None or self._counts[0] != version:
+                self._counts = (version, thread_counts(threads()))
+            return self._counts[1]
 
     def paths(self) -> list[str]:
         """Every file, sorted (the list is shared: do not change it)."""
@@ -76,16 +85,16 @@ def thread_counts(threads: Iterable[Thread]) -> dict[str, dict[str, int]]:
         c[t.health] += 1
         if t.status == "open":
             c[f"open_{t.health}"] += 1
-    return counts
+    return {file: dict(c) for file, c in counts.items()}
 
 
-def file_tree(listing: FileListing, threads: Iterable[Thread], *, after: str | None = None,
+def file_tree(listing: FileListing, counts: dict[str, dict[str, int]], *, after: str | None = None,
               limit: int | None = None, only: Iterable[str] | None = None,
               threaded: bool = False) -> dict[str, Any]:
     """Workspace files (and every file threads point at) with counts per status and health,
     in path order: the page after path `after`, at most `limit` rows; `only`: just those
-    paths (a page patching its tree after a change); `threaded`: just files with threads."""
-    counts = thread_counts(threads)
+    paths (a page patching its tree after a change); `threaded`: just files with threads.
+    counts: thread_counts of the threads (of at least the rows asked for)."""
     present = listing.paths()
     if only is not None:
         paths = sorted(set(only))
@@ -96,7 +105,7 @@ def file_tree(listing: FileListing, threads: Iterable[Thread], *, after: str | N
         paths = list(heapq.merge(present, extra)) if extra else present
     start = bisect_right(paths, after) if after is not None else 0
     end = len(paths) if limit is None else start + limit
-    rows = [{"path": p, "exists": _holds(present, p), "threads": dict(counts[p]) if p in counts else {}}
+    rows = [{"path": p, "exists": _holds(present, p), "threads": counts.get(p, {})}
             for p in paths[start:end]]
     return {"files": rows, "more": end < len(paths), "total": len(paths),
             "with_threads": len(counts)}

@@ -70,3 +70,31 @@ def test_a_folder_reached_through_a_symlink_is_not_walked(workspace, tmp_path_fa
     (workspace / "link").symlink_to(outside, target_is_directory=True)
     assert Workspace(workspace).walk_sources(under="link") == {}
     assert Workspace(workspace).walk_sources(under="../x") == {}
+
+
+CODE = "def settle_invoice_totals(invoice, ledger):\n    total = sum(line.amount for line in invoice.lines)\n    ledger.post(invoice.number, total)\n    return total\n"
+
+
+def test_the_tree_counts_threads_as_last_anchored_and_a_reconcile_names_old_and_new_files(workspace, monkeypatch):
+    (workspace / "billing.py").write_text("import os\n\n" + CODE)
+    svc = Service(workspace)
+    thread = svc.add("billing.py", 3, 6, "check the rounding")
+    (workspace / "billing.py").unlink()  # the code moved to another file
+    (workspace / "ledger.py").write_text("import sys\n\n\n" + CODE)
+
+    def no_reconcile(*args, **kwargs):
+        raise AssertionError("a listing must not wait for re-anchoring")
+
+    with monkeypatch.context() as m:
+        m.setattr(type(svc._reconciler), "run", no_reconcile)
+        rows = {f["path"]: f for f in svc.file_tree()["files"]}
+        assert rows["billing.py"]["threads"]["total"] == 1 and rows["billing.py"]["exists"] is False
+        assert svc.file_tree(only=["billing.py"])["files"][0]["threads"]["anchored"] == 1
+
+    changes = []
+    svc.subscribe(changes.append)
+    moved = svc.get(thread.id)  # re-anchored: found in ledger.py
+    assert moved.anchor.file == "ledger.py"
+    assert {"billing.py", "ledger.py"} <= set().union(*(c.files for c in changes))
+    rows = {f["path"]: f for f in svc.file_tree(only=["billing.py", "ledger.py"])["files"]}
+    assert rows["billing.py"]["threads"] == {} and rows["ledger.py"]["threads"]["total"] == 1

@@ -176,7 +176,10 @@ async function start() {
   document.addEventListener("click", onThreadLink);
   document.addEventListener("selectionchange", debounce(onSelectionChange, 150));
   window.addEventListener("hashchange", route);
-  await Promise.all([loadTree(), loadOrphans(filters()), loadReview()]);
+  // The tree first: its pages never wait for re-anchoring, while the orphans and the review
+  // may (a big checkout's first search for orphans' code), and all share the server's worker.
+  await loadTree();
+  await Promise.all([loadOrphans(filters()), loadReview()]);
   await route();
   connectLive({ onChange, onStatus });
   document.body.dataset.ready = "true";
