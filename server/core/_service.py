@@ -133,7 +133,8 @@ class Service:
         """Threads matching `flt`, ordered by file then line; re-anchored first if stale."""
         flt = flt or ThreadFilter()
         selected = self._select(flt)
-        if fresh and selected:
+        # None selected: nothing to bring up to date, unless re-anchoring can bring threads in.
+        if fresh and (selected or flt.health is not None or (flt.file is not None and flt.exact_file is None)):
             by_file = self._store.by_file()
             exact = flt.exact_file
             stale = self._reconciler.stale_in(by_file, by_file if exact is None else (exact,))

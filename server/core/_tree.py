@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import heapq
 import threading
+import time
 from bisect import bisect_left, bisect_right
 from collections import defaultdict
 from collections.abc import Callable, Iterable
@@ -17,6 +18,7 @@ __all__ = ["FileListing", "MAX_SOURCE_BYTES", "file_tree", "looks_binary", "sour
 
 MAX_SOURCE_BYTES = 4 * 1024 * 1024
 _WALK_INSTEAD = 256  # changed paths in one burst beyond which a fresh walk is cheaper
+_CONTINUE_S = 2.0  # how old an unwatched walk may be to serve a listing's later pages
 
 
 class FileListing:
@@ -32,6 +34,7 @@ class FileListing:
         self._present: set[str] | None = None
         self._built_in: int | None = None
         self._sorted: list[str] | None = None
+        self._walked = float("-inf")  # when the last whole walk was made (time.monotonic)
         self._counts: tuple[int, dict[str, dict[str, int]]] | None = None  # (store version, counts)
 
     def counts(self, version: int, threads: Callable[[], Iterable[Thread]]) -> dict[str, dict[str, int]]:
@@ -42,13 +45,17 @@ class FileListing:
                 self._counts = (version, thread_counts(threads()))
             return self._counts[1]
 
-    def paths(self) -> list[str]:
-        """Every file, sorted (the list is shared: do not change it)."""
+    def paths(self, *, continuing: bool = False) -> list[str]:
+        """Every file, sorted (the list is shared: do not change it). continuing: for a later
+        page of a listing begun from a walk: until the disk watch is armed (a server's first
+        second), a walk up to _CONTINUE_S old serves it, so one tree's pages are one walk."""
         with self._lock:
             epoch = self._epoch()
-            if self._present is None or epoch is None or epoch != self._built_in:
+            kept = epoch is not None and epoch == self._built_in
+            young = continuing and self._built_in is None and time.monotonic() - self._walked < _CONTINUE_S
+            if self._present is None or not (kept or young):
                 self._present = set(self._ws.walk_sources(max_bytes=MAX_SOURCE_BYTES))
-                self._built_in, self._sorted = epoch, None
+                self._built_in, self._sorted, self._walked = epoch, None, time.monotonic()
             if self._sorted is None:
                 self._sorted = sorted(self._present)
             return self._sorted
@@ -95,7 +102,7 @@ def file_tree(listing: FileListing, counts: dict[str, dict[str, int]], *, after:
     in path order: the page after path `after`, at most `limit` rows; `only`: just those
     paths (a page patching its tree after a change); `threaded`: just files with threads.
     counts: thread_counts of the threads (of at least the rows asked for)."""
-    present = listing.paths()
+    present = listing.paths(continuing=after is not None)
     if only is not None:
         paths = sorted(set(only))
     elif threaded:

@@ -98,3 +98,23 @@ def test_the_tree_counts_threads_as_last_anchored_and_a_reconcile_names_old_and_
     assert {"billing.py", "ledger.py"} <= set().union(*(c.files for c in changes))
     rows = {f["path"]: f for f in svc.file_tree(only=["billing.py", "ledger.py"])["files"]}
     assert rows["billing.py"]["threads"] == {} and rows["ledger.py"]["threads"]["total"] == 1
+
+
+def test_listing_by_health_re_anchors_first_even_when_nothing_matched_before(workspace):
+    # The page's orphans panel no longer follows a tree that re-anchored everything first.
+    from limpet.server.core import ThreadFilter
+
+    Service(workspace).add("src/auth.py", 1, 2, "check")
+    (workspace / "src" / "auth.py").unlink()
+    fresh = Service(workspace)
+    assert [t.body for t in fresh.threads(ThreadFilter(health="orphaned"))] == ["check"]
+
+
+def test_the_pages_of_one_unwatched_listing_are_one_walk(workspace, monkeypatch):
+    walks = counting_walks(monkeypatch)
+    svc = Service(workspace)
+    first = svc.file_tree(limit=2)
+    svc.file_tree(after=first["files"][-1]["path"], limit=2)
+    assert walks.count("") == 1
+    svc.file_tree(limit=2)  # a new listing looks again
+    assert walks.count("") == 2
