@@ -70,16 +70,25 @@ class FileListing:
             if len(change.saved) > _WALK_INSTEAD:  # a checkout or a big generator: walk anew
                 self._present = None
                 return
+            present, moved = self._present, False
             for path in change.saved:
-                below = f"{path}/"
-                self._present -= {p for p in self._present if p == path or p.startswith(below)}
                 state = self._ws.state(path)
-                if state is not None:
-                    if state.size <= MAX_SOURCE_BYTES:
-                        self._present.add(path)
-                else:  # a folder (created, renamed into place), or gone
-                    self._present.update(self._ws.walk_sources(max_bytes=MAX_SOURCE_BYTES, under=path))
-            self._sorted = None
+                if state is not None or path in present:  # a file written, created or deleted
+                    keep = state is not None and state.size <= MAX_SOURCE_BYTES
+                    moved = moved or keep != (path in present)
+                    if keep:
+                        present.add(path)
+                    else:
+                        present.discard(path)
+                        if state is None:  # deleted, or replaced by a folder (no file was below it)
+                            found = self._ws.walk_sources(max_bytes=MAX_SOURCE_BYTES, under=path)
+                            present.update(found)
+                else:  # a folder (created, renamed into place), or gone: only then a look at all
+                    below, moved = f"{path}/", True
+                    present -= {p for p in present if p.startswith(below)}
+                    present.update(self._ws.walk_sources(max_bytes=MAX_SOURCE_BYTES, under=path))
+            if moved:  # files came or went (an editor's save keeps the sorted list)
+                self._sorted = None
 
 
 def thread_counts(threads: Iterable[Thread]) -> dict[str, dict[str, int]]:

@@ -118,3 +118,23 @@ def test_the_pages_of_one_unwatched_listing_are_one_walk(workspace, monkeypatch)
     assert walks.count("") == 1
     svc.file_tree(limit=2)  # a new listing looks again
     assert walks.count("") == 2
+
+
+def test_events_keep_the_listing_without_scanning_it(workspace):
+    from limpet.server.core._changes import Change
+    from limpet.server.core._tree import FileListing
+
+    listing = FileListing(Workspace(workspace), lambda: 1)
+    before = listing.paths()
+    (workspace / "src" / "auth.py").write_text("changed = True\n")  # an editor's save
+    listing.on_change(Change(files=frozenset({"src/auth.py"}), saved=frozenset({"src/auth.py"})))
+    assert listing.paths() is before  # the sorted list kept, not sorted again
+    (workspace / "src" / "auth.py").unlink()
+    (workspace / "src" / "auth.py").mkdir()  # a file replaced by a folder
+    (workspace / "src" / "auth.py" / "inner.py").write_text("x = 1\n")
+    (workspace / "pkg" / "deep").mkdir(parents=True)
+    (workspace / "pkg" / "deep" / "a.py").write_text("y = 2\n")
+    listing.on_change(Change(files=frozenset({"src/auth.py", "pkg"}), saved=frozenset({"src/auth.py", "pkg"})))
+    after = listing.paths()
+    assert "src/auth.py" not in after and {"src/auth.py/inner.py", "pkg/deep/a.py"} <= set(after)
+    assert after == sorted(after)
