@@ -33,7 +33,7 @@ from .bench_http import _free_port
 from .bench_latency import _limpet_argv
 from .bench_repo import build
 
-FILES, ADDS = 20_000, 60
+FILES, ADDS = 20_000, 150
 
 
 @contextlib.contextmanager
