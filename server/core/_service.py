@@ -35,7 +35,7 @@ from limpet.server.core._ids import new_thread_id, utc_now
 from limpet.server.core._prompt_source import ServicePromptSource
 from limpet.server.core._reconcile import Reconciler, ReconcileReport
 from limpet.server.core._reviews import Reviews
-from limpet.server.core._tree import FileListing, file_tree, looks_binary, source_of
+from limpet.server.core._tree import FileListing, file_tree, looks_binary, source_of, thread_counts
 from limpet.server.core._unsaved import placed_on
 from limpet.server.store import DEFAULT_LOCK_TIMEOUT, Event, IdTaken, ThreadStore, Workspace
 
@@ -79,10 +79,17 @@ class Service:
 
     def file_tree(self, *, after: str | None = None, limit: int | None = None,
                   only: Iterable[str] | None = None, threaded: bool = False) -> dict[str, Any]:
-        """Workspace files with thread counts, in path order (see core._tree.file_tree)."""
-        only = None if only is None else [self._ws.normalize(p, "path") for p in only]
-        tree = file_tree(self._listing, self.threads(), after=after, limit=limit, only=only, threaded=threaded)
-        return {"workspace": self._ws.root.name, **tree}
+        """Workspace files with thread counts, in path order (see core._tree.file_tree). Counts
+        are of the threads as last anchored: a listing never waits for re-anchoring (on a big
+        checkout one search for orphans' code takes half a minute); when threads are
+        re-anchored, the change feed names their files, old and new, and a page asks again."""
+        if only is not None:
+            only = [self._ws.normalize(p, "path") for p in only]
+            counts = thread_counts(t for p in only for t in self._store.for_file(p))
+        else:
+            counts = self._listing.counts(self._store.version(), self._store.all)
+        tree = file_tree(self._listing, counts, after=after, limit=limit, only=only, threaded=threaded)
+        return {"workspace": self._ws.root.name, **tree, "with_threads": len(self._store.by_file())}
 
     def source(self, path: str) -> dict[str, Any]:
         return source_of(self._ws, path)
@@ -126,6 +133,7 @@ class Service:
         """Threads matching `flt`, ordered by file then line; re-anchored first if stale."""
         flt = flt or ThreadFilter()
         selected = self._select(flt)
+        # None selected: nothing to bring up to date, unless re-anchoring can bring threads in.
         if fresh and (selected or flt.depends_on_positions):
             by_file = self._store.by_file()
             exact = flt.exact_file
@@ -323,7 +331,8 @@ class Service:
             with contextlib.suppress(LimpetError):
                 fresh.append(self._store.get(t.id))
         report = self._reconciler.run(fresh)
-        self._written(report.changed)
+        before = {t.id: t.anchor.file for t in fresh}  # a thread found in another file: both files' counts moved
+        self._written(report.changed, *{before[t.id] for t in report.changed if t.id in before})
 
     def _update(self, thread_id: str, make: Callable[[Thread], Event]) -> Thread:
         with self._store.transaction():

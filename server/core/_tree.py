@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import heapq
 import threading
+import time
 from bisect import bisect_left, bisect_right
 from collections import defaultdict
 from collections.abc import Callable, Iterable
@@ -17,6 +18,7 @@ __all__ = ["FileListing", "MAX_SOURCE_BYTES", "file_tree", "looks_binary", "sour
 
 MAX_SOURCE_BYTES = 4 * 1024 * 1024
 _WALK_INSTEAD = 256  # changed paths in one burst beyond which a fresh walk is cheaper
+_CONTINUE_S = 2.0  # how old an unwatched walk may be to serve a listing's later pages
 
 
 class FileListing:
@@ -32,14 +34,28 @@ class FileListing:
         self._present: set[str] | None = None
         self._built_in: int | None = None
         self._sorted: list[str] | None = None
+        self._walked = float("-inf")  # when the last whole walk was made (time.monotonic)
+        self._counts: tuple[int, dict[str, dict[str, int]]] | None = None  # (store version, counts)
 
-    def paths(self) -> list[str]:
-        """Every file, sorted (the list is shared: do not change it)."""
+    def counts(self, version: int, threads: Callable[[], Iterable[Thread]]) -> dict[str, dict[str, int]]:
+        """thread_counts of the store at `version`, counted once per version (a tree of 20
+        pages asks 20 times; shared: do not change it)."""
+        with self._lock:
+            if self._counts is None or self._counts[0] != version:
+                self._counts = (version, thread_counts(threads()))
+            return self._counts[1]
+
+    def paths(self, *, continuing: bool = False) -> list[str]:
+        """Every file, sorted (the list is shared: do not change it). continuing: for a later
+        page of a listing begun from a walk: until the disk watch is armed (a server's first
+        second), a walk up to _CONTINUE_S old serves it, so one tree's pages are one walk."""
         with self._lock:
             epoch = self._epoch()
-            if self._present is None or epoch is None or epoch != self._built_in:
+            kept = epoch is not None and epoch == self._built_in
+            young = continuing and self._built_in is None and time.monotonic() - self._walked < _CONTINUE_S
+            if self._present is None or not (kept or young):
                 self._present = set(self._ws.walk_sources(max_bytes=MAX_SOURCE_BYTES))
-                self._built_in, self._sorted = epoch, None
+                self._built_in, self._sorted, self._walked = epoch, None, time.monotonic()
             if self._sorted is None:
                 self._sorted = sorted(self._present)
             return self._sorted
@@ -54,16 +70,25 @@ class FileListing:
             if len(change.saved) > _WALK_INSTEAD:  # a checkout or a big generator: walk anew
                 self._present = None
                 return
+            present, moved = self._present, False
             for path in change.saved:
-                below = f"{path}/"
-                self._present -= {p for p in self._present if p == path or p.startswith(below)}
                 state = self._ws.state(path)
-                if state is not None:
-                    if state.size <= MAX_SOURCE_BYTES:
-                        self._present.add(path)
-                else:  # a folder (created, renamed into place), or gone
-                    self._present.update(self._ws.walk_sources(max_bytes=MAX_SOURCE_BYTES, under=path))
-            self._sorted = None
+                if state is not None or path in present:  # a file written, created or deleted
+                    keep = state is not None and state.size <= MAX_SOURCE_BYTES
+                    moved = moved or keep != (path in present)
+                    if keep:
+                        present.add(path)
+                    else:
+                        present.discard(path)
+                        if state is None:  # deleted, or replaced by a folder (no file was below it)
+                            found = self._ws.walk_sources(max_bytes=MAX_SOURCE_BYTES, under=path)
+                            present.update(found)
+                else:  # a folder (created, renamed into place), or gone: only then a look at all
+                    below, moved = f"{path}/", True
+                    present -= {p for p in present if p.startswith(below)}
+                    present.update(self._ws.walk_sources(max_bytes=MAX_SOURCE_BYTES, under=path))
+            if moved:  # files came or went (an editor's save keeps the sorted list)
+                self._sorted = None
 
 
 def thread_counts(threads: Iterable[Thread]) -> dict[str, dict[str, int]]:
@@ -76,17 +101,17 @@ def thread_counts(threads: Iterable[Thread]) -> dict[str, dict[str, int]]:
         c[t.health] += 1
         if t.status == "open":
             c[f"open_{t.health}"] += 1
-    return counts
+    return {file: dict(c) for file, c in counts.items()}
 
 
-def file_tree(listing: FileListing, threads: Iterable[Thread], *, after: str | None = None,
+def file_tree(listing: FileListing, counts: dict[str, dict[str, int]], *, after: str | None = None,
               limit: int | None = None, only: Iterable[str] | None = None,
               threaded: bool = False) -> dict[str, Any]:
     """Workspace files (and every file threads point at) with counts per status and health,
     in path order: the page after path `after`, at most `limit` rows; `only`: just those
-    paths (a page patching its tree after a change); `threaded`: just files with threads."""
-    counts = thread_counts(threads)
-    present = listing.paths()
+    paths (a page patching its tree after a change); `threaded`: just files with threads.
+    counts: thread_counts of the threads (of at least the rows asked for)."""
+    present = listing.paths(continuing=after is not None)
     if only is not None:
         paths = sorted(set(only))
     elif threaded:
@@ -96,7 +121,7 @@ def file_tree(listing: FileListing, threads: Iterable[Thread], *, after: str | N
         paths = list(heapq.merge(present, extra)) if extra else present
     start = bisect_right(paths, after) if after is not None else 0
     end = len(paths) if limit is None else start + limit
-    rows = [{"path": p, "exists": _holds(present, p), "threads": dict(counts[p]) if p in counts else {}}
+    rows = [{"path": p, "exists": _holds(present, p), "threads": counts.get(p, {})}
             for p in paths[start:end]]
     return {"files": rows, "more": end < len(paths), "total": len(paths),
             "with_threads": len(counts)}

@@ -6,7 +6,8 @@ request at a time touches the service, whichever door it came through.
     GET  /api/files            workspace files with thread counts and health, in path order, a
                                page at a time: ?limit= (default 1000, at most 1000) &cursor=
                                (the nextCursor of the previous page); ?path=P (repeatable):
-                               just those files; ?threaded=1: just the files with threads
+                               just those files; ?threaded=1: just the files with threads.
+                               Counts as last anchored: never waits for re-anchoring
     GET  /api/file?path=       one file's text (same path rules as the tools)
     GET  /api/review           the current review, references re-anchored
     POST /api/selection        the page reports its selection (get_selection reads it)

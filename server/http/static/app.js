@@ -10,7 +10,7 @@ import {
 import { state, ui } from "./state.js";
 import { resolveThread, toggleCard } from "./threads.js";
 import { loadOrphans, loadTree, renderTree, reveal, updateTree } from "./tree.js";
-import { $, api, debounce, el, rendered, say, typing } from "./util.js";
+import { $, api, debounce, el, rendered, say, throttle, typing } from "./util.js";
 
 // -- the review ---------------------------------------------------------------------------------
 async function loadReview() {
@@ -66,8 +66,10 @@ export async function refresh() {
 
 // What a change touches: the tree and orphans always (counts), the open file when its code
 // was saved (re-anchored threads) or its threads changed, the review when it or code changed.
+// Drawn 60 ms after a burst starts and at most every 250 ms: agents writing non-stop neither
+// starve the page nor see an open page ask the server more than once per 250 ms.
 let pending = null;  // changes not drawn yet, merged ("all" after a reconnect: anything may have changed)
-const applyChanges = debounce(() => {
+const applyChanges = throttle(() => {
   const c = pending === "all" ? null : pending;
   pending = null;
   const jobs = [updateTree(c), loadOrphans(filters())];
@@ -76,7 +78,7 @@ const applyChanges = debounce(() => {
   else if (!c || c.store || c.files.includes(open) || c.saved.includes(open)) jobs.push(loadFile());
   if (!c || c.review || c.saved.length) jobs.push(loadReview());
   Promise.all(jobs).catch((e) => say(e.message, true));
-}, 60);
+}, 60, 250);
 
 function onChange(change) {
   if (change === null || pending === "all") {
@@ -176,7 +178,10 @@ async function start() {
   document.addEventListener("click", onThreadLink);
   document.addEventListener("selectionchange", debounce(onSelectionChange, 150));
   window.addEventListener("hashchange", route);
-  await Promise.all([loadTree(), loadOrphans(filters()), loadReview()]);
+  // The tree first: its pages never wait for re-anchoring, while the orphans and the review
+  // may (a big checkout's first search for orphans' code), and all share the server's worker.
+  await loadTree();
+  await Promise.all([loadOrphans(filters()), loadReview()]);
   await route();
   connectLive({ onChange, onStatus });
   document.body.dataset.ready = "true";

@@ -31,6 +31,18 @@ export function debounce(fn, ms) {
   return (...args) => { clearTimeout(timer); timer = setTimeout(() => fn(...args), ms); };
 }
 
+// fn once `wait` ms after the first call of a burst, and at most once per `gap` ms: a steady
+// stream of calls still runs it (a trailing debounce would wait for the stream to stop).
+export function throttle(fn, wait, gap) {
+  let timer = null;
+  let last = -Infinity;
+  return () => {
+    if (timer) return;
+    const delay = Math.max(wait, last + gap - performance.now());
+    timer = setTimeout(() => { timer = null; last = performance.now(); fn(); }, delay);
+  };
+}
+
 export async function api(path, body) {
   const init = body === undefined ? {} : {
     method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body),
