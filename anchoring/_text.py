@@ -12,13 +12,10 @@ import hashlib
 import re
 from itertools import accumulate
 
+from limpet.model import content_hash
+
 BOM = b"\xef\xbb\xbf"
 _plus_one = (1).__add__
-
-
-def content_hash(source: bytes) -> str:
-    """Hash of the raw bytes: equal hashes mean nothing to re-anchor."""
-    return hashlib.blake2b(source, digest_size=16).hexdigest()
 
 
 def short_hash(text: str) -> str:

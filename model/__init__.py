@@ -5,7 +5,7 @@ vocabulary (tags, statuses, healths, author types, limits); the error tree with 
 codes, CLI exit codes and HTTP statuses. Plain values only: no I/O, no engine, no server.
 """
 
-from limpet.model._anchor import ANCHOR_VERSION, Anchor
+from limpet.model._anchor import ANCHOR_VERSION, Anchor, content_hash
 from limpet.model._errors import (
     FileNotFound,
     InternalError,
@@ -73,5 +73,6 @@ __all__ = [
     "Tag",
     "Thread",
     "ThreadNotFound",
+    "content_hash",
     "is_thread_id",
 ]

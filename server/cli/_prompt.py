@@ -6,9 +6,7 @@ import click
 import orjson
 
 from limpet.model import LimpetError
-from limpet.prompts import PROMPTS
 from limpet.server.cli._app import cli, fail, json_option, service, workspace_option
-from limpet.server.operations import operations_for, tool_specs
 
 __all__ = ["prompt"]
 
@@ -24,6 +22,8 @@ def _parse_args(pairs: tuple[str, ...]) -> dict[str, str]:
 
 
 def _usage() -> str:
+    from limpet.prompts import PROMPTS  # with the engine: only for this command (see _PromptCommand)
+
     lines = []
     for spec in PROMPTS.values():
         args = " ".join(f"{a.name}=..." if a.required else f"[{a.name}=...]" for a in spec.args)
@@ -31,7 +31,16 @@ def _usage() -> str:
     return "\n".join(lines)
 
 
-@cli.command(epilog="\b\nPrompts:\n" + _usage())
+class _PromptCommand(click.Command):
+    """Its help lists the prompts; written when help is asked for, so that registering the
+    command (every `limpet` process does) does not import the prompts and the engine."""
+
+    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        self.epilog = "\b\nPrompts:\n" + _usage()
+        super().format_epilog(ctx, formatter)
+
+
+@cli.command(cls=_PromptCommand)
 @workspace_option
 @click.argument("name", required=False)
 @click.option("--arg", "-a", "pairs", multiple=True, metavar="KEY=VALUE",
@@ -44,6 +53,9 @@ def prompt(ctx: click.Context, name: str | None, pairs: tuple[str, ...], list_on
     if list_only or name is None:
         click.echo(_usage())
         return
+    from limpet.prompts import PROMPTS
+    from limpet.server.operations import operations_for, tool_specs
+
     try:
         text = service(ctx).prompt(name, _parse_args(pairs), tool_specs(operations_for()))
     except LimpetError as exc:

@@ -20,15 +20,24 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from itertools import chain
 from operator import attrgetter
+from typing import TYPE_CHECKING
 
-from limpet.anchoring import Candidate, Relocation, WorkspaceIndex, content_hash, orphan_candidates, reanchor
-from limpet.model import Anchor, HistoryEvent, Thread
+from limpet.model import Anchor, HistoryEvent, Thread, content_hash
 from limpet.server.core._ids import utc_now
 from limpet.server.store import FileState, ThreadStore, Workspace
+
+if TYPE_CHECKING:
+    from limpet.anchoring import Candidate, Relocation, WorkspaceIndex
 
 __all__ = ["Reconciler", "ReconcileReport", "HashCache"]
 
 _health = attrgetter("health")
+
+
+def reanchor(anchor: Anchor, source: bytes | None, index: WorkspaceIndex) -> Relocation:
+    """The engine's re-anchoring (limpet.anchoring.reanchor), imported on first use."""
+    from limpet.anchoring import reanchor as engine_reanchor
+    return engine_reanchor(anchor, source, index)
 
 
 class HashCache:
@@ -96,6 +105,7 @@ class Reconciler:
     def index(self) -> WorkspaceIndex:
         # Built on first use: many calls never need the workspace-wide index.
         if self._index is None:
+            from limpet.anchoring import WorkspaceIndex  # the engine: imported when needed (see content_hash)
             self._index = WorkspaceIndex()
         return self._index
 
@@ -141,6 +151,7 @@ class Reconciler:
 
     def candidates(self, anchor: Anchor, k: int) -> list[Candidate]:
         """The engine's best k places for an orphaned anchor, best first (after `sync_index`)."""
+        from limpet.anchoring import orphan_candidates
         return orphan_candidates(anchor, self.ws.read_or_none(anchor.file), self.index, k=k)
 
     def prime(self) -> None:

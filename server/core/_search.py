@@ -18,10 +18,12 @@ import re
 import threading
 import time
 from collections.abc import Sequence
-
-import regex
+from typing import TYPE_CHECKING
 
 from limpet.model import InvalidArgument, Thread
+
+if TYPE_CHECKING:  # imported by the search itself: most commands never search
+    import regex
 
 __all__ = ["search_threads", "SEARCH_SECONDS"]
 
@@ -50,6 +52,8 @@ class _Deadline:
 
 @functools.lru_cache(maxsize=256)
 def _compile(query: str) -> regex.Pattern[str]:
+    import regex
+
     try:
         return regex.compile(query, regex.IGNORECASE | regex.V0)
     except (regex.error, ValueError, OverflowError) as exc:
@@ -148,6 +152,8 @@ def _fast(pattern: regex.Pattern[str], threads: Sequence[Thread], want: int, dea
 
 def search_threads(threads: Sequence[Thread], query: str, limit: int) -> tuple[list[Thread], bool]:
     """(the first `limit` matching threads in the given order, whether more match)."""
+    import regex
+
     pattern = _compile(query)
     deadline = _Deadline(query)
     # Reverse and best-match searches do not return the leftmost hit: exact path only.

@@ -10,13 +10,13 @@ policy and transports). Errors name the arguments by the service's own parameter
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import weakref
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from limpet.anchoring import Candidate, create_anchor
 from limpet.model import (
     DEFAULT_AUTHOR,
     InvalidArgument,
@@ -26,18 +26,19 @@ from limpet.model import (
     ThreadNotFound,
     is_thread_id,
 )
-from limpet.prompts import ToolSpec, get_prompt
 from limpet.server.core import _edits as edits
 from limpet.server.core._changes import Change, ChangeFeed, ChangeListener
 from limpet.server.core._export import Exports, ImportReport
 from limpet.server.core._filters import ThreadFilter
 from limpet.server.core._ids import new_thread_id, utc_now
-from limpet.server.core._prompt_source import ServicePromptSource
 from limpet.server.core._reconcile import Reconciler, ReconcileReport
-from limpet.server.core._reviews import Reviews
 from limpet.server.core._tree import FileListing, file_tree, looks_binary, source_of, thread_counts
-from limpet.server.core._unsaved import placed_on
 from limpet.server.store import DEFAULT_LOCK_TIMEOUT, Event, IdTaken, ThreadStore, Workspace
+
+if TYPE_CHECKING:  # the engine, prompts and review: imported by the methods using them (`list` needs none)
+    from limpet.anchoring import Candidate
+    from limpet.prompts import ToolSpec
+    from limpet.server.core._reviews import Reviews
 
 __all__ = ["Service"]
 
@@ -55,11 +56,14 @@ class Service:
         self._changes = ChangeFeed(self._ws.root, self._store.holds_disk_version)
         self._listing = FileListing(self._ws, self._changes.watch_epoch)
         self._changes.subscribe(self._listing.on_change)
-        self._reviews = Reviews(self._ws, self._store, self._reconciler,
-                                lambda: self._changes.publish(Change(review=True)))
         self._exports = Exports(self._ws, self._store, self.threads, self._written, self._snapshot_event)
         self._selections: dict[ThreadFilter, tuple[int, list[Thread]]] = {}  # see _select
         Service.live.add(self)
+
+    @functools.cached_property
+    def _reviews(self) -> Reviews:
+        from limpet.server.core._reviews import Reviews
+        return Reviews(self._ws, self._store, self._reconciler, lambda: self._changes.publish(Change(review=True)))
 
     # -- the workspace --------------------------------------------------------------------
     @property
@@ -175,6 +179,7 @@ class Service:
         included): re-anchored against those bytes as a reconcile would against the saved file,
         ordered by line. Nothing is persisted (derived positions only); a thread whose code the
         text no longer holds is `orphaned`, one whose code went to another file is left out."""
+        from limpet.server.core._unsaved import placed_on
         rel = self._ws.normalize(file)
         return placed_on(self._reconciler, rel, self.threads(ThreadFilter(file=rel)), text)
 
@@ -211,6 +216,7 @@ class Service:
     def add(self, file: str, line_start: int, line_end: int, body: str, *, tag: str = "NOTE",
             author: str = DEFAULT_AUTHOR, author_type: str = "agent", ai_meta: dict[str, Any] | None = None,
             start_character: int = 0, end_character: int = 0) -> Thread:
+        from limpet.anchoring import create_anchor
         rel = self._ws.normalize(file)
         source = self._text_source(rel)
         anchor = create_anchor(rel, source, line_start, line_end, start_character, end_character)
@@ -225,6 +231,7 @@ class Service:
     def add_many(self, specs: Iterable[dict[str, Any]]) -> list[Thread]:
         """The bulk path (imports, benchmarks): same validation and anchoring as `add`, each
         source read once, one transaction and one sync for the whole batch."""
+        from limpet.anchoring import create_anchor
         sources: dict[str, bytes] = {}
         items: list[tuple[str, Event]] = []
         taken: set[str] = set()
@@ -300,6 +307,7 @@ class Service:
         """Re-anchor a thread at lines `line`..`line_end` of `file` (without `line_end`: keeping
         its span of lines); it keeps its id, comments and history. Errors name `thread_id`,
         `file`, `line_start` and `line_end`."""
+        from limpet.anchoring import create_anchor
         rel = self._ws.normalize(file)
         source = self._text_source(rel)
         with self._store.transaction():
@@ -396,5 +404,7 @@ class Service:
     def prompt(self, name: str, arguments: Mapping[str, Any] | None, tools: Mapping[str, ToolSpec]) -> str:
         """The text of prompt `name`, filled from this workspace; `tools` are the tools the
         asking door exposes (prompts name them exactly)."""
+        from limpet.prompts import get_prompt
+        from limpet.server.core._prompt_source import ServicePromptSource
         return get_prompt(ServicePromptSource(self, tools), name, arguments)
 

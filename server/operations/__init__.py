@@ -9,9 +9,11 @@ paired comments (add_comment, ...), plan feedback (get_feedback, ...), review
 (present_review, get_selection). Importing this package registers all of them.
 """
 
-from collections.abc import Iterable
+from __future__ import annotations
 
-from limpet.prompts import ToolSpec
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
 from limpet.server.operations import _feedback, _paired, _review, _threads  # noqa: F401  (registers them)
 from limpet.server.operations._fields import ThreadId
 from limpet.server.operations._paging import MAX_PAGE, cursor_key, key_cursor, page_limit
@@ -23,6 +25,9 @@ from limpet.server.operations._registry import (
     operations_for,
     validate_args,
 )
+
+if TYPE_CHECKING:  # the prompts import the engine: only the doors that serve prompts need them
+    from limpet.prompts import ToolSpec
 
 __all__ = [
     "GROUPS",
@@ -42,4 +47,6 @@ __all__ = [
 
 def tool_specs(ops: Iterable[Operation]) -> dict[str, ToolSpec]:
     """The tools a door exposes, as prompts describe them (name, description, arguments)."""
+    from limpet.prompts import ToolSpec
+
     return {op.name: ToolSpec.from_schema(op.name, op.description, op.input_schema()) for op in ops}

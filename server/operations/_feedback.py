@@ -12,11 +12,11 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 import orjson
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from limpet.model import LimpetError, StoreCorrupted, StoreError, Thread, ThreadNotFound
 from limpet.server.core import Service, ThreadFilter
-from limpet.server.operations._fields import Args, ThreadId
+from limpet.server.operations._fields import Args, Out, ThreadId
 from limpet.server.operations._paging import Cursor, PageLimit, page_of
 from limpet.server.operations._registry import operation
 
@@ -39,23 +39,23 @@ class SummaryArgs(Args):
     pass
 
 
-class FeedbackResult(BaseModel):
+class FeedbackResult(Out):
     feedback: list[dict[str, Any]]
     nextCursor: str | None = Field(description="Pass as `cursor` for the next page; null on the last page")
 
 
-class ResolveFeedbackResult(BaseModel):
+class ResolveFeedbackResult(Out):
     resolved: bool
     threadId: str | None = None
     error: str | None = None
 
 
-class FileCount(BaseModel):
+class FileCount(Out):
     path: str
     threadCount: int
 
 
-class SummaryResult(BaseModel):
+class SummaryResult(Out):
     totalThreads: int
     totalComments: int
     fileCount: int

@@ -21,6 +21,7 @@ __all__ = [
     "DecisionOut",
     "FilePath",
     "HealthName",
+    "Out",
     "StatusName",
     "TagName",
     "ThreadId",
@@ -69,13 +70,22 @@ AuthorTypeName = AuthorType
 AuthorName = Annotated[str, Field(min_length=1, max_length=200, description="Who writes it (e.g. claude, alice)")]
 
 
+# Models are built on first use (defer_build): a process validates the arguments and result
+# of one or a few operations, and building all of them at import was a tenth of a command's
+# cost (issue 17).
 class Args(BaseModel):
     """Base for argument models: unknown arguments are refused, not silently ignored."""
 
-    model_config = ConfigDict(extra="forbid", str_max_length=1_000_000)
+    model_config = ConfigDict(extra="forbid", str_max_length=1_000_000, defer_build=True)
 
 
-class CommentOut(BaseModel):
+class Out(BaseModel):
+    """Base for result models."""
+
+    model_config = ConfigDict(defer_build=True)
+
+
+class CommentOut(Out):
     id: str
     body: str
     author: str
@@ -84,7 +94,7 @@ class CommentOut(BaseModel):
     edited_at: str | None = None
 
 
-class DecisionOut(BaseModel):
+class DecisionOut(Out):
     summary: str
     decider: str
     decided_at: str
@@ -94,7 +104,7 @@ class DecisionOut(BaseModel):
 # Top-level fields are typed; nested parts (comments, decision) are described, not spelled out
 # field by field: SDK clients validate every result against this schema, and a deep schema made
 # that validation cost more than the call itself on long listings (benchmarks/README.md).
-class ThreadOut(BaseModel):
+class ThreadOut(Out):
     """The contract's thread JSON."""
 
     model_config = ConfigDict(extra="allow")
@@ -120,11 +130,11 @@ class ThreadOut(BaseModel):
     comments: list[dict[str, Any]] = Field(description="[{id, body, author, author_type, created_at, edited_at}]")
 
 
-class ThreadResult(BaseModel):
+class ThreadResult(Out):
     thread: ThreadOut
 
 
-class ThreadListResult(BaseModel):
+class ThreadListResult(Out):
     threads: list[ThreadOut]
     count: int = Field(description="Threads on this page")
     total: int = Field(description="Threads matching the filters, on every page")

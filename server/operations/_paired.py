@@ -12,12 +12,12 @@ from collections import Counter
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
-from pydantic import AfterValidator, BaseModel, Field, WithJsonSchema
+from pydantic import AfterValidator, Field, WithJsonSchema
 
 from limpet.exporters import ExportFormat
 from limpet.model import DEFAULT_AUTHOR, MAX_LINE, Thread
 from limpet.server.core import Service, ThreadFilter, format_time, search_threads
-from limpet.server.operations._fields import Args, Body, FilePath, TagName, ThreadId, ThreadOut
+from limpet.server.operations._fields import Args, Body, FilePath, Out, TagName, ThreadId, ThreadOut
 from limpet.server.operations._paging import MAX_PAGE, Cursor, PageLimit, after, next_cursor, page_of
 from limpet.server.operations._registry import operation
 
@@ -117,7 +117,7 @@ class ExportCommentsArgs(Args):
     options: ExportOptionsArgs | None = None
 
 
-class CommentResult(BaseModel):
+class CommentResult(Out):
     thread: ThreadOut
     commentId: str
     filePath: str
@@ -125,7 +125,7 @@ class CommentResult(BaseModel):
     anchoredSymbol: str | None
 
 
-class SearchResult(BaseModel):
+class SearchResult(Out):
     results: list[ThreadOut]
     totalResults: int = Field(description="How many results are returned")
     hasMore: bool = Field(description="More threads match than `limit`: narrow the query, raise the limit or "
@@ -135,7 +135,7 @@ class SearchResult(BaseModel):
     filters: dict[str, Any]
 
 
-class FileCommentsResult(BaseModel):
+class FileCommentsResult(Out):
     filePath: str
     comments: list[ThreadOut]
     commentCount: int = Field(description="Threads of the file (with includeOrphaned's choice), on every page")
@@ -148,7 +148,7 @@ class MoveResult(CommentResult):
     movedFrom: dict[str, Any] = Field(description="{filePath, line} before the move")
 
 
-class ExportResultOut(BaseModel):
+class ExportResultOut(Out):
     format: str
     totalComments: int
     sizeBytes: int

@@ -6,11 +6,11 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 import orjson
-from pydantic import BaseModel, BeforeValidator, Field, ValidationInfo, field_validator, model_validator
+from pydantic import BeforeValidator, Field, ValidationInfo, field_validator, model_validator
 
 from limpet.model import Health
 from limpet.server.core import REVIEW_MODES, ReviewMode, Service
-from limpet.server.operations._fields import Args
+from limpet.server.operations._fields import Args, Out
 from limpet.server.operations._registry import operation
 
 
@@ -66,7 +66,7 @@ class GetSelectionArgs(Args):
     pass
 
 
-class ReferenceOut(BaseModel):
+class ReferenceOut(Out):
     text: str
     file: str
     line: int
@@ -75,7 +75,7 @@ class ReferenceOut(BaseModel):
     symbol: str | None = None
 
 
-class PresentReviewResult(BaseModel):
+class PresentReviewResult(Out):
     success: bool
     message: str
     content: str
@@ -83,14 +83,14 @@ class PresentReviewResult(BaseModel):
     references: list[ReferenceOut]
 
 
-class SelectionOut(BaseModel):
+class SelectionOut(Out):
     file: str
     line_start: int
     line_end: int
     text: str
 
 
-class SelectionResult(BaseModel):
+class SelectionResult(Out):
     selection: SelectionOut | None
 
 

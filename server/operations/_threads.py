@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from limpet.model import DEFAULT_AUTHOR, MAX_LINE
 from limpet.server.core import Service, ThreadFilter
@@ -16,6 +16,7 @@ from limpet.server.operations._fields import (
     Body,
     FilePath,
     HealthName,
+    Out,
     StatusName,
     TagName,
     ThreadId,
@@ -76,7 +77,7 @@ class CommentReconcileArgs(Args):
     file: str | None = Field(None, max_length=4096, description="Only this file (default: the whole workspace)")
 
 
-class ReconcileResult(BaseModel):
+class ReconcileResult(Out):
     counts: dict[str, int]
     checked: int
     changed: list[ThreadOut]

@@ -1,0 +1,75 @@
+"""A command costs what its answer needs (issue 17): a fresh `limpet list` or `limpet show`
+reads the threads and checks whether their files changed; it does not load the anchoring
+engine, the prompts, the web or editor servers, and it does not walk the workspace."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from limpet.anchoring import content_hash as engine_hash
+from limpet.model import content_hash as model_hash
+from limpet.server.core import Service, _reconcile
+
+# Modules a read of threads whose files did not change never needs.
+NOT_NEEDED = ("limpet.anchoring", "limpet.prompts", "limpet.exporters._markdown", "regex", "rapidfuzz",
+              "tree_sitter", "pyarrow", "starlette", "uvicorn", "mcp", "pygls", "jinja2", "markdown_it", "pygments")
+
+_PROBE = """
+import json, sys
+from limpet.server.cli import main
+try:
+    main(sys.argv[2:])
+except SystemExit as exc:
+    code = exc.code
+else:
+    code = 0
+with open(sys.argv[1], "w") as out:
+    json.dump({"code": code, "modules": sorted(sys.modules)}, out)
+"""
+
+
+def _modules_of(workspace, tmp_path, *args: str) -> set[str]:
+    report = tmp_path / "modules.json"
+    subprocess.run([sys.executable, "-c", _PROBE, str(report), *args], cwd=workspace, check=True,
+                   capture_output=True, timeout=60)
+    result = json.loads(report.read_text())
+    assert result["code"] in (0, None), result["code"]
+    return set(result["modules"])
+
+
+def test_the_core_hashes_a_file_with_the_engine_s_own_function():
+    """Derived positions record the engine's hash of the content they were computed against;
+    the core checks freshness without loading the engine: one function, in the model."""
+    assert _reconcile.content_hash is engine_hash is model_hash
+
+
+def test_a_fresh_list_or_show_loads_only_what_it_needs(workspace, tmp_path):
+    t = Service(workspace, one_shot=True).add("src/auth.py", 10, 14, "about validate_token")
+    Service.flush_all()
+    _modules_of(workspace, tmp_path, "list")  # the first read may settle the new thread's position
+    for args in (["list"], ["show", t.id], ["list", "--json"]):
+        loaded = _modules_of(workspace, tmp_path, *args)
+        assert not [m for m in NOT_NEEDED if m in loaded], args
+
+
+def test_a_fresh_read_leaves_settled_orphans_alone(workspace, monkeypatch):
+    """An orphan is searched for once per content of its file: a later process's read of the
+    same checkout neither walks the workspace nor runs the engine."""
+    live = Service(workspace, lock_timeout=5)
+    t = live.add("src/auth.py", 10, 14, "about validate_token")
+    (workspace / "src" / "auth.py").write_text("# the code is gone\n")
+    assert live.get(t.id).health == "orphaned"
+    Service.flush_all()
+
+    def forbidden(*_args, **_kwargs):
+        raise AssertionError("a read of a settled orphan searched the workspace")
+
+    monkeypatch.setattr(_reconcile, "reanchor", forbidden)
+    monkeypatch.setattr(_reconcile.HashCache, "workspace_hashes", forbidden)
+    fresh = Service(workspace, one_shot=True)
+    assert [(x.id, x.health) for x in fresh.threads()] == [(t.id, "orphaned")]
+    assert fresh.get(t.id).health == "orphaned"
