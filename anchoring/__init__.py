@@ -13,7 +13,7 @@ from limpet.anchoring._index import WorkspaceIndex
 from limpet.anchoring._languages import language_for, language_for_path
 from limpet.anchoring._reanchor import METHODS, Relocation, reanchor
 from limpet.anchoring._symbols import Symbol
-from limpet.anchoring._text import content_hash
+from limpet.model import content_hash
 
 __all__ = [
     "METHODS",

@@ -14,7 +14,8 @@ from threading import Lock
 
 from limpet.anchoring import _languages, _symbols
 from limpet.anchoring._fingerprint import blind_hash, norm_hash, sketch, structure_hash, token_count
-from limpet.anchoring._text import LineTable, content_hash
+from limpet.anchoring._text import LineTable
+from limpet.model import content_hash
 
 VIEW_CACHE_SIZE = 64
 

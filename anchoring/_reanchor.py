@@ -53,8 +53,7 @@ from limpet.anchoring._steps_local import (
 )
 from limpet.anchoring._steps_moved import moved_step
 from limpet.anchoring._steps_successor import successor_step
-from limpet.anchoring._text import content_hash
-from limpet.model import Anchor
+from limpet.model import Anchor, content_hash
 
 __all__ = ["METHODS", "Relocation", "find", "reanchor", "source_hash"]
 

@@ -12,8 +12,6 @@ import hashlib
 import re
 from itertools import accumulate
 
-from limpet.model import content_hash
-
 BOM = b"\xef\xbb\xbf"
 _plus_one = (1).__add__
 

@@ -15,9 +15,12 @@ import itertools
 import os
 import socket
 import time
+from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 
-__all__ = ["new_event_id", "new_thread_id", "utc_now", "format_time", "local_author"]
+from limpet.model import InvalidArgument, ThreadNotFound, is_thread_id
+
+__all__ = ["new_event_id", "new_thread_id", "resolve_prefix", "utc_now", "format_time", "local_author"]
 
 _counter = itertools.count()
 _HOST = socket.gethostname()
@@ -57,3 +60,23 @@ def local_author() -> str:
     except (OSError, KeyError):  # no login name and no passwd entry (e.g. a bare container uid)
         login = ""
     return os.environ.get("LIMPET_AUTHOR") or os.environ.get("USER") or login or "human"
+
+
+def resolve_prefix(prefix: str, exists: Callable[[str], bool], ids: Callable[[], Iterable[str]],
+                   field: str = "thread_id") -> str:
+    """The full id of the one thread whose id starts with `prefix`, as git takes abbreviated
+    hashes (the `c_` may be left out). Ambiguous: INVALID_ARGUMENT listing the candidates;
+    none: THREAD_NOT_FOUND; not an id's beginning: INVALID_ARGUMENT."""
+    text = prefix.strip()
+    wanted = text if text.startswith("c_") else f"c_{text}"
+    if not is_thread_id(wanted):
+        raise InvalidArgument("Invalid thread ID format", field=field, details={"thread_id": prefix})
+    if exists(wanted):
+        return wanted
+    found = sorted(i for i in ids() if i.startswith(wanted))
+    if len(found) == 1:
+        return found[0]
+    if not found:
+        raise ThreadNotFound(f"No thread id starts with {wanted}", field=field, details={"thread_id": prefix})
+    raise InvalidArgument(f"{len(found)} threads have ids starting with {wanted}: give more digits", field=field,
+                          details={"thread_id": prefix, "candidates": found[:20], "count": len(found)})

@@ -105,7 +105,9 @@ class Reconciler:
     def index(self) -> WorkspaceIndex:
         # Built on first use: many calls never need the workspace-wide index.
         if self._index is None:
-            from limpet.anchoring import WorkspaceIndex  # the engine: imported when needed (see content_hash)
+            from limpet.anchoring import (
+                WorkspaceIndex,  # the engine: a read of unchanged files never needs it
+            )
             self._index = WorkspaceIndex()
         return self._index
 

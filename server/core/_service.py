@@ -23,14 +23,12 @@ from limpet.model import (
     LimpetError,
     StoreError,
     Thread,
-    ThreadNotFound,
-    is_thread_id,
 )
 from limpet.server.core import _edits as edits
 from limpet.server.core._changes import Change, ChangeFeed, ChangeListener
 from limpet.server.core._export import Exports, ImportReport
 from limpet.server.core._filters import ThreadFilter
-from limpet.server.core._ids import new_thread_id, utc_now
+from limpet.server.core._ids import new_thread_id, resolve_prefix, utc_now
 from limpet.server.core._reconcile import Reconciler, ReconcileReport
 from limpet.server.core._tree import FileListing, file_tree, looks_binary, source_of, thread_counts
 from limpet.server.store import DEFAULT_LOCK_TIMEOUT, Event, IdTaken, ThreadStore, Workspace
@@ -83,10 +81,8 @@ class Service:
 
     def file_tree(self, *, after: str | None = None, limit: int | None = None,
                   only: Iterable[str] | None = None, threaded: bool = False) -> dict[str, Any]:
-        """Workspace files with thread counts, in path order (see core._tree.file_tree). Counts
-        are of the threads as last anchored: a listing never waits for re-anchoring (on a big
-        checkout one search for orphans' code takes half a minute); when threads are
-        re-anchored, the change feed names their files, old and new, and a page asks again."""
+        """Workspace files with thread counts as last anchored, in path order (core._tree):
+        never waits for re-anchoring; the change feed names the files re-anchoring touches."""
         if only is not None:
             only = [self._ws.normalize(p, "path") for p in only]
             counts = thread_counts(t for p in only for t in self._store.for_file(p))
@@ -188,22 +184,8 @@ class Service:
         return set(self._store.by_file())
 
     def resolve_thread_id(self, prefix: str, field: str = "thread_id") -> str:
-        """The full id of the one thread whose id starts with `prefix`, as git takes abbreviated
-        hashes (the `c_` may be left out). Ambiguous: INVALID_ARGUMENT listing the candidates;
-        none: THREAD_NOT_FOUND; not an id's beginning: INVALID_ARGUMENT."""
-        text = prefix.strip()
-        wanted = text if text.startswith("c_") else f"c_{text}"
-        if not is_thread_id(wanted):
-            raise InvalidArgument("Invalid thread ID format", field=field, details={"thread_id": prefix})
-        if self._store.exists(wanted):
-            return wanted
-        found = sorted(t.id for t in self._store.all() if t.id.startswith(wanted))
-        if len(found) == 1:
-            return found[0]
-        if not found:
-            raise ThreadNotFound(f"No thread id starts with {wanted}", field=field, details={"thread_id": prefix})
-        raise InvalidArgument(f"{len(found)} threads have ids starting with {wanted}: give more digits", field=field,
-                              details={"thread_id": prefix, "candidates": found[:20], "count": len(found)})
+        """The full id of the one thread whose id starts with `prefix` (see _ids.resolve_prefix)."""
+        return resolve_prefix(prefix, self._store.exists, lambda: (t.id for t in self._store.all()), field)
 
     def get(self, thread_id: str, *, fresh: bool = True) -> Thread:
         thread = self._store.get(thread_id)

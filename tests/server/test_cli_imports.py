@@ -8,8 +8,6 @@ import json
 import subprocess
 import sys
 
-import pytest
-
 from limpet.anchoring import content_hash as engine_hash
 from limpet.model import content_hash as model_hash
 from limpet.server.core import Service, _reconcile
