@@ -169,6 +169,7 @@ def main() -> list[Row]:
             # Warm: the adds, and the one search for the orphans' code (the page's orphans panel
             # starts it; bench_repo reports it) so both runs measure the steady state.
             client.post("/api/ops/comment_list", json={"health": "orphaned", "limit": 100})
+            rss_search = _rss_mb(pid)
             _adds(client, rel, 10)
             alone, _ = _adds(client, rel, ADDS)
             shipped, drawn = _with_page(base, client, rel, 0.06, 0.25)
@@ -182,7 +183,8 @@ def main() -> list[Row]:
             "(10 orphans: the tree does not wait for their search)", f"{first:.0f} ms",
             f"`git ls-files` {ls_files:.0f} ms", first / ls_files, "report", None),
         Row(f"whole tree, {rows_seen:,} rows in pages of 1,000; server RSS after it",
-            f"{whole:.0f} ms, RSS {rss} MB ({rss_start} MB before the tree)",
+            f"{whole:.0f} ms, RSS {rss} MB ({rss_start} MB before the tree; {rss_search} MB after the "
+            "orphans' search the page's orphans panel starts)",
             f"GET /api/info p50 {ping:.1f} ms", whole / ping, "report", None),
         Row(f"agent adds back to back (POST /api/ops/comment_add) with a page open, redrawing as the page "
             f"does (60 ms after a change, at most every 250 ms: {drawn} redraws of tree rows, orphans, "
