@@ -2,12 +2,17 @@
 
 - load: a fresh process opens the store and answers its first full listing (in a child
   process, so its peak RSS is its own), against reading the same thread files raw;
-- p95 of comment_list(file) and search_comments over stdio against ping to the same server.
+- p95 of comment_list(file) and search_comments over stdio against ping to the same server;
+  a page of 100 threads is ~95 KB twice over (structured content and its text), so the same
+  call with 10 threads a page (what a file holds at 3,000 threads) shows what the store's size
+  costs, and a bare SDK server answering with the very same 100-thread result shows what
+  carrying those bytes costs the SDK and the pipe alone.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -16,7 +21,7 @@ from pathlib import Path
 
 from ._common import Row, make_workspace, median, percentile
 from ._rawclient import RawClient
-from .bench_latency import _file, _time_sync, limpet_serve
+from .bench_latency import HERE, _file, _time_sync, limpet_serve
 
 CHILD = r"""
 import json, os, sys, time
@@ -46,7 +51,9 @@ def _stdio(root: Path, files: int, n: int = 200) -> dict[str, list[float]]:
     with RawClient(limpet_serve(root), root) as c:
         tools = {t["name"] for t in c.request("tools/list")["tools"]}
         calls = {"ping": lambda i: c.ping(),
-                 "comment_list(file)": lambda i: c.call_tool("comment_list", {"file": _file(i, files)})}
+                 "comment_list(file)": lambda i: c.call_tool("comment_list", {"file": _file(i, files)}),
+                 "comment_list(file, limit 10)": lambda i: c.call_tool("comment_list",
+                                                                       {"file": _file(i, files), "limit": 10})}
         if "search_comments" in tools:
             calls["search_comments (regex + tag filter)"] = lambda i: c.call_tool(
                 "search_comments", {"query": f"handler {i % files}\\.1\\d", "limit": 100, "filters": {"tag": "TODO"}})
@@ -55,7 +62,23 @@ def _stdio(root: Path, files: int, n: int = 200) -> dict[str, list[float]]:
         first = (time.perf_counter() - t0) * 1000
         out = _time_sync(calls, n)
         out["first search (cold server)"] = [first]
-        return out
+        page = c.call_tool("comment_list", {"file": _file(1, files)})["structuredContent"]
+    out.update(_bare_echo(root, page, n))
+    return out
+
+
+def _bare_echo(root: Path, result: dict, n: int) -> dict[str, list[float]]:
+    """The bare SDK server answering with `result` (a 100-thread page), and its own ping."""
+    fd, path = tempfile.mkstemp(suffix=".json")
+    with os.fdopen(fd, "wb") as f:
+        f.write(json.dumps(result).encode())
+    try:
+        with RawClient([sys.executable, str(HERE / "_noop_server.py"), path], root) as bare:
+            timed = _time_sync({"bare ping": lambda i: bare.ping(),
+                                "bare echo": lambda i: bare.call_tool("echo", {})}, n)
+    finally:
+        os.unlink(path)
+    return timed
 
 
 def main(files: int = 1000, per_file: int = 100) -> list[Row]:
@@ -75,12 +98,19 @@ def main(files: int = 1000, per_file: int = 100) -> list[Row]:
         lat = _stdio(root, files)
         ping = median(lat.pop("ping"))
         first = lat.pop("first search (cold server)")[0]
+        bare_ping, echo = median(lat.pop("bare ping")), lat.pop("bare echo")
         rows.append(Row(f"first search_comments of a fresh server, {total:,} threads (stdio)", f"{first:.0f} ms",
                         f"ping p50 {ping:.2f} ms", None, "report", None))
         for name, values in lat.items():
             p95 = percentile(values, 0.95)
             rows.append(Row(f"{name}, {total:,} threads (stdio)", f"p50 {median(values):.2f} / p95 {p95:.2f} ms",
                             f"ping p50 {ping:.2f} ms", p95 / ping, "p95 ≤ 2×", p95 / ping <= 2))
+        listed = lat["comment_list(file)"]
+        listed = percentile(lat["comment_list(file)"], 0.95)
+        rows.append(Row(f"comment_list(file), 100 threads a page, {total:,} threads, vs a bare SDK server (stdio) "
+                        "answering with the same result", f"p95 {listed:.2f} ms",
+                        f"bare echo p95 {percentile(echo, 0.95):.2f} ms (its ping p50 {bare_ping:.2f} ms)",
+                        listed / percentile(echo, 0.95), "report", None))
     return rows
 
 
