@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
 import orjson
-from pydantic import ValidationError
 
 from limpet.model import Anchor, Comment, Decision, HistoryEvent, Snapshot, Thread
 from limpet.server.core._ids import new_event_id, utc_now
-from limpet.server.core._validation import invalid_argument_from
-from limpet.server.store import Event
+from limpet.server.core._validation import invalid_argument_from_decoding
+from limpet.server.store import Event, checked_event
 
 __all__ = ["apply", "edited", "merged", "moved", "new_event", "new_thread", "reopened", "replied", "resolved",
            "snapshot_of"]
@@ -25,10 +25,10 @@ def new_event(kind: str, by: str, by_type: str | None = None, *, at: str | None 
     """A new event, checked (INVALID_ARGUMENT naming the field); its `seq` is set by the store,
     after the events already on disk."""
     try:
-        return Event(event=kind, id=new_event_id(), at=at or utc_now(), seq=0, by=by,  # type: ignore[arg-type]
-                     by_type=by_type, **fields)
-    except ValidationError as exc:
-        raise invalid_argument_from(exc) from None
+        return checked_event(event=kind, id=new_event_id(), at=at or utc_now(), seq=0, by=by, by_type=by_type,
+                             **fields)
+    except (msgspec.ValidationError, ValueError, TypeError) as exc:
+        raise invalid_argument_from_decoding(exc) from None
 
 
 def apply(t: Thread | None, thread_id: str, e: Event) -> Thread | None:

@@ -1,14 +1,19 @@
-"""Input checked with pydantic models, reported as limpet's INVALID_ARGUMENT naming the field."""
+"""Input checked with pydantic models (the tools' arguments) or msgspec types (events), reported
+as limpet's INVALID_ARGUMENT naming the field."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from pydantic import ValidationError
+import re
+from typing import TYPE_CHECKING, Any
 
 from limpet.model import InvalidArgument
 
-__all__ = ["invalid_argument_from"]
+if TYPE_CHECKING:  # pydantic is imported by the doors that validate arguments, not by a `limpet list`
+    from pydantic import ValidationError
+
+__all__ = ["invalid_argument_from", "invalid_argument_from_decoding"]
+
+_AT = re.compile(r" - at `\$\.?([^`]*)`$")
 
 
 def invalid_argument_from(exc: ValidationError) -> InvalidArgument:
@@ -29,3 +34,16 @@ def _message_for(error: dict[str, Any]) -> str:
     msg = str(error.get("msg", "invalid value"))
     # Our own validators raise ValueError("..."); pydantic prefixes "Value error, ".
     return msg.removeprefix("Value error, ")
+
+
+def invalid_argument_from_decoding(exc: Exception) -> InvalidArgument:
+    """msgspec says "Expected `str` of length <= 200 - at `$.by`"; a check of our own raises
+    ValueError("a created event needs anchor")."""
+    text = str(exc)
+    found = _AT.search(text)
+    if found is None:
+        return InvalidArgument(text, details={"errors": [{"field": "", "message": text, "type": "value_error"}]})
+    field = re.sub(r"\[\d+\]", "", found.group(1)) or None
+    message = text[: found.start()]
+    details = {"errors": [{"field": field or "", "message": message, "type": "value_error"}]}
+    return InvalidArgument(f"{field}: {message}" if field else message, field=field, details=details)

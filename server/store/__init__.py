@@ -3,6 +3,7 @@
     Workspace            workspace-relative paths: the one place that decides what may be read
     ThreadStore          `.limpet/`: threads as event files, the review, the derived cache, the lock
     Event                one committed event (what a person or agent did to a thread)
+    checked_event        a new event, checked as a line read from disk is
     atomic_write, ...    durable file primitives: atomic writes, the cross-process lock
     watch_workspace      what other processes and editors change, as workspace paths
 
@@ -10,7 +11,7 @@ What is committed and what stays private to a checkout: _layout.py (and docs/git
 Only limpet.server.core uses this package; the doors never do.
 """
 
-from limpet.server.store._events import EVENT_KINDS, STORE_SCHEMA, Event
+from limpet.server.store._events import EVENT_KINDS, STORE_SCHEMA, Event, checked_event
 from limpet.server.store._files import (
     TEMP_MARK,
     atomic_write,
@@ -37,6 +38,7 @@ __all__ = [
     "Apply",
     "Changes",
     "Event",
+    "checked_event",
     "FileState",
     "IdTaken",
     "ThreadStore",

@@ -25,8 +25,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+import msgspec
 import orjson
-from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
 from limpet.model import Anchor, Health, HistoryEvent
 
@@ -36,10 +36,8 @@ log = logging.getLogger("limpet.store")
 _SCHEMA = 1
 
 
-class Derived(BaseModel):
+class Derived(msgspec.Struct, frozen=True, kw_only=True):
     """One thread's position in this checkout, and what it was computed against."""
-
-    model_config = ConfigDict(strict=True, frozen=True, extra="ignore")
 
     base: str  # the event that set the committed anchor this was derived from
     anchor: Anchor
@@ -51,7 +49,7 @@ class Derived(BaseModel):
     history: tuple[HistoryEvent, ...] = ()  # `reanchored` events since the committed anchor
 
 
-_RECORD = TypeAdapter(Derived)
+_RECORD = msgspec.json.Decoder(Derived)
 
 
 def _dump(d: Derived) -> bytes:
@@ -90,8 +88,8 @@ class DerivedCache:
         out: dict[str, Derived] = {}
         for thread_id, record in rows:
             try:
-                out[thread_id] = _RECORD.validate_json(record, strict=True)
-            except (ValidationError, ValueError):
+                out[thread_id] = _RECORD.decode(record)
+            except (msgspec.DecodeError, ValueError):
                 continue
         return out
 

@@ -12,7 +12,7 @@ fold of its events in (at, seq, id) order; what each kind does is the core's bus
 (`apply`, given to the store).
 
 Everything read here is untrusted input (it arrives through git): each line is parsed by a
-typed model (pydantic, strict: `"5"` is not a line number) and a line that does not parse is
+typed model (msgspec, strict: `"5"` is not a line number) and a line that does not parse is
 skipped and reported, never able to break the rest of the file or of the store. The thread
 id comes from the file name, never from inside a record.
 
@@ -22,12 +22,13 @@ read as one `snapshot` event each (`legacy_event`); the first write converts the
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
+import msgspec
 import orjson
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
 
 from limpet.model import MAX_BODY, Anchor, AuthorType, Snapshot, Tag, Thread
 
@@ -37,6 +38,7 @@ __all__ = [
     "STORE_SCHEMA",
     "Event",
     "ParsedFile",
+    "checked_event",
     "conflict_sides",
     "dump_event",
     "event_order",
@@ -51,10 +53,13 @@ EVENT_KINDS = ("created", "replied", "edited", "resolved", "reopened", "moved", 
 MARKERS = (b"<<<<<<<", b"=======", b">>>>>>>", b"|||||||")
 
 Kind = Literal["created", "replied", "edited", "resolved", "reopened", "moved", "deleted", "snapshot"]
-EventId = Annotated[str, Field(pattern=r"^e_[0-9]{1,40}$")]
-Timestamp = Annotated[str, Field(pattern=r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,9})?(Z|[+-]\d\d:\d\d)$")]
-Name = Annotated[str, Field(min_length=1, max_length=200)]
-Body = Annotated[str, Field(min_length=1, max_length=MAX_BODY)]
+# \Z, not $: Python's $ also matches before a final newline ("e_1\n" is not an id).
+EventId = Annotated[str, msgspec.Meta(pattern=r"^e_[0-9]{1,40}\Z")]
+Timestamp = Annotated[str, msgspec.Meta(pattern=r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,9})?(Z|[+-]\d\d:\d\d)\Z")]
+Name = Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
+Body = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_BODY)]
+Schema = Annotated[int, msgspec.Meta(ge=1, le=STORE_SCHEMA)]
+Seq = Annotated[int, msgspec.Meta(ge=0, le=1_000_000_000)]
 
 # What each kind must carry besides the envelope (id, at, seq, by, by_type).
 _REQUIRED: dict[str, tuple[str, ...]] = {
@@ -66,16 +71,15 @@ _REQUIRED: dict[str, tuple[str, ...]] = {
 }
 
 
-class Event(BaseModel):
-    """One thing a person or agent did to a thread."""
+class Event(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """One thing a person or agent did to a thread. Constructing one checks nothing (msgspec
+    checks types and bounds while decoding): `checked_event` is how a new event is built."""
 
-    model_config = ConfigDict(strict=True, frozen=True, extra="forbid", populate_by_name=True)
-
-    schema_: int = Field(STORE_SCHEMA, alias="schema", ge=1, le=STORE_SCHEMA)
+    schema_: Schema = msgspec.field(default=STORE_SCHEMA, name="schema")
     event: Kind
     id: EventId
     at: Timestamp
-    seq: int = Field(ge=0, le=1_000_000_000)
+    seq: Seq
     by: Name
     by_type: AuthorType | None = None  # required for created and replied (the comment's author type)
     anchor: Anchor | None = None  # created, moved: the anchor as a person or agent chose it
@@ -88,17 +92,43 @@ class Event(BaseModel):
     thread: Thread | None = None  # snapshot: a whole thread (a migrated file, an import)
     mode: Literal["merge", "replace"] | None = None  # snapshot: merge (migration) or replace (import)
 
-    @model_validator(mode="after")
-    def _carries_what_its_kind_needs(self) -> Event:
+    def __post_init__(self) -> None:  # decoding runs it: a line missing what its kind needs is refused
         needed = _REQUIRED.get(self.event, ()) + (("by_type",) if self.event in ("created", "replied") else ())
         missing = [name for name in needed if getattr(self, name) is None]
         if missing:
             raise ValueError(f"a {self.event} event needs {', '.join(missing)}")
-        return self
+
+    def replace(self, **changes: Any) -> Event:
+        return msgspec.structs.replace(self, **changes)
 
 
-_EVENT = TypeAdapter(Event)
-_LEGACY = TypeAdapter(Thread)
+_EVENT = msgspec.json.Decoder(Event)
+_LEGACY = msgspec.json.Decoder(Thread)
+
+
+def checked_event(**fields: Any) -> Event:
+    """A new event, checked as a line read from disk would be (msgspec.ValidationError naming
+    the field otherwise)."""
+    return msgspec.convert(_plain(Event(**fields)), Event)
+
+
+def _plain(value: Any, leave_out: tuple[str, ...] = ()) -> Any:
+    """JSON-ready builtins; fields of records (events, anchors, threads) left out when None."""
+    if isinstance(value, msgspec.Struct):
+        out = {}
+        for name, key in zip(value.__struct_fields__, value.__struct_encode_fields__, strict=True):
+            item = getattr(value, name)
+            if item is not None and name not in leave_out:
+                out[key] = _plain(item)
+        return out
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _plain(item) for f in dataclasses.fields(value)
+                if (item := getattr(value, f.name)) is not None}
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
 
 
 def event_order(e: Event) -> tuple[str, int, str]:
@@ -107,7 +137,7 @@ def event_order(e: Event) -> tuple[str, int, str]:
 
 def dump_event(event: Event) -> bytes:
     """One line: sorted keys, no optional field left empty, a trailing newline (deterministic)."""
-    record = event.model_dump(mode="json", by_alias=True, exclude_none=True, exclude={"thread"})
+    record = _plain(event, leave_out=("thread",))
     if not event.wontfix:
         record.pop("wontfix", None)
     if event.thread is not None:
@@ -115,7 +145,7 @@ def dump_event(event: Event) -> bytes:
         del thread["schema"]  # the line's own schema covers it
         record["thread"] = thread
     line = orjson.dumps(record, option=orjson.OPT_SORT_KEYS) + b"\n"
-    if _EVENT.validate_json(line, strict=True) != event:  # never write a line no reader could read back
+    if _EVENT.decode(line) != event:  # never write a line no reader could read back
         raise ValueError(f"event {event.id} does not read back as written")
     return line
 
@@ -137,7 +167,7 @@ class ParsedFile:
             self.events.append(event)
         elif known != event:  # one id, two contents (edited by hand): keep both, say so
             self.problems.append(f"event {event.id} appears twice with different content; both kept")
-            twin = event.model_copy(update={"id": f"{event.id}{len(self.events):03d}"})
+            twin = event.replace(id=f"{event.id}{len(self.events):03d}")
             seen[twin.id] = twin
             self.events.append(twin)
 
@@ -158,8 +188,8 @@ def parse_events(data: bytes, parsed: ParsedFile | None = None) -> ParsedFile:
             out.conflicted = True
             continue
         try:
-            event = _EVENT.validate_json(line, strict=True)
-        except ValidationError as exc:
+            event = _EVENT.decode(line)
+        except msgspec.DecodeError as exc:  # not JSON, or not an event (ValidationError is a DecodeError)
             newer = _newer_schema(line)
             if newer is not None:
                 out.too_new = max(out.too_new or 0, newer)
@@ -185,10 +215,13 @@ def _newer_schema(line: bytes) -> int | None:
     return None
 
 
-def _reason(exc: ValidationError) -> str:
-    first = exc.errors(include_url=False, include_input=False)[0]
-    where = ".".join(str(p) for p in first["loc"])
-    return f"{where}: {first['msg']}" if where else str(first["msg"])
+def _reason(exc: msgspec.DecodeError) -> str:
+    # msgspec says "Expected `int`, got `str` - at `$.seq`": the place first, as people read it.
+    text = str(exc)
+    message, sep, where = text.rpartition(" - at `$")
+    if not sep:
+        return text
+    return f"{where.rstrip('`').lstrip('.')}: {message}" if where.rstrip("`") else message
 
 
 # -- the layout before events: one JSON document per thread (schema 1) -------------------------
@@ -203,8 +236,8 @@ def parse_legacy(data: bytes, parsed: ParsedFile | None = None) -> ParsedFile:
         out.problems.append("git conflict markers: both sides of the conflict were read and merged")
     for side in sides:
         try:
-            thread = _LEGACY.validate_json(side, strict=True)
-        except ValidationError as exc:
+            thread = _LEGACY.decode(side)
+        except msgspec.DecodeError as exc:
             newer = _newer_schema(side.strip().replace(b"\n", b" "))
             if newer is not None:
                 out.too_new = max(out.too_new or 0, newer)

@@ -41,4 +41,4 @@ def stamped(event: Event, existing: list[Event]) -> Event:
         return event
     latest = max(e.at for e in existing)
     seq = max(e.seq for e in existing) + 1
-    return event.model_copy(update={"seq": max(seq, event.seq), "at": max(latest, event.at)})
+    return event.replace(seq=max(seq, event.seq), at=max(latest, event.at))
