@@ -1,6 +1,6 @@
 """The rules a thread read from disk must meet before limpet uses it.
 
-Types are checked when a record is parsed (strict pydantic models, _events.py); these are
+Types are checked when a record is parsed (strict msgspec types, _events.py); these are
 the rules the types cannot say, the same ones tool input meets: the vocabulary (tags,
 statuses, healths, author types), body length, line bounds, and a file path that is a
 canonical workspace path (`Workspace.normalize`, the tools' own check: no `..`, nothing
