@@ -9,13 +9,14 @@ from collections.abc import Callable
 from pathlib import Path
 
 from limpet.model import Thread
+from limpet.server.store._entrycache import EntryCache
 from limpet.server.store._events import Event
 from limpet.server.store._fold import Apply, fold
 from limpet.server.store._positions import NEVER
 from limpet.server.store._threadfiles import ThreadFiles, read_backup
 from limpet.server.store._vetting import Normalize, vet_thread
 
-__all__ = ["Entry", "read_entry", "restorable"]
+__all__ = ["Entry", "load_entry", "read_entry", "restorable"]
 
 
 class Entry:
@@ -33,6 +34,24 @@ class Entry:
         self.problems = problems
         self.too_new = too_new
         self.deleted = deleted
+
+
+def load_entry(files: ThreadFiles, cache: EntryCache, thread_id: str, legacy: bool, apply: Apply,
+               backup_dir: Callable[[], Path | None], normalize: Normalize) -> Entry | None:
+    """read_entry, or the cached fold of the file when it has not changed since (_entrycache).
+    A store that may hold files of the older layout reads everything (rare, and converted on
+    the first write)."""
+    if legacy:
+        return read_entry(files, thread_id, legacy, apply, backup_dir, normalize)
+    state = files.states(thread_id, False)[0]
+    cached = cache.get(thread_id, state)
+    if cached is not None:
+        return Entry((state, None), cached.thread, cached.key, (), None, cached.deleted)
+    entry = read_entry(files, thread_id, legacy, apply, backup_dir, normalize)
+    if entry is not None and not entry.problems and entry.too_new is None and entry.states[0] is not None \
+            and (entry.base is not None or entry.deleted):
+        cache.put(thread_id, entry.states[0], entry.anchor_key, entry.deleted, entry.base)
+    return entry
 
 
 def read_entry(files: ThreadFiles, thread_id: str, legacy: bool, apply: Apply,

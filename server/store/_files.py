@@ -9,7 +9,7 @@ import itertools
 import os
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from limpet.model import LockTimeout, StorageFailed
@@ -40,8 +40,9 @@ def storage_failed(exc: OSError, path: Path | str, what: str = "write") -> Stora
                          details={"path": str(path), "errno": name})
 
 
-def atomic_write(path: Path, data: bytes, *, durable: bool = True) -> None:
-    """Write `data` to `path` so readers see the old bytes or the new ones, never a mix.
+def atomic_write(path: Path, data: bytes | Callable[[], Iterable[bytes]], *, durable: bool = True) -> None:
+    """Write `data` (bytes, or a function giving them in chunks: a big file is never whole in
+    memory) to `path` so readers see the old bytes or the new ones, never a mix.
 
     temp file in the same directory + fsync + rename + fsync(dir): after a crash the file is
     either fully old or fully new, and an acknowledged write survives power loss. The rename
@@ -56,7 +57,8 @@ def atomic_write(path: Path, data: bytes, *, durable: bool = True) -> None:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC, 0o644)
         try:
             with os.fdopen(fd, "wb", closefd=True) as fh:
-                fh.write(data)
+                for chunk in (data,) if isinstance(data, bytes) else data():
+                    fh.write(chunk)
                 if durable:
                     fh.flush()
                     os.fsync(fh.fileno())

@@ -7,6 +7,7 @@
         .gitignore, .gitattributes      keep temp files out; merge thread files as a union
     <private>/                          never committed, disposable
         derived.sqlite                  current positions, health, what they were checked against
+        threads.cache                   threads as folded from their files, with each file's stat
         backups/threads/<id>.jsonl      last good copy of each thread file this checkout wrote
         selection.json                  what the web page has selected
 

@@ -22,6 +22,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from limpet.model import (
+    Anchor,
     FileNotFound,
     InvalidArgument,
     StoreCorrupted,
@@ -32,7 +33,8 @@ from limpet.model import (
 )
 from limpet.server.store._derived import DerivedCache
 from limpet.server.store._documents import Documents
-from limpet.server.store._entries import Entry, read_entry, restorable
+from limpet.server.store._entries import Entry, load_entry, restorable
+from limpet.server.store._entrycache import EntryCache, code_key
 from limpet.server.store._events import Event, dump_event, event_order
 from limpet.server.store._files import atomic_write, cross_process_lock, remove_stale_temps, storage_failed
 from limpet.server.store._fold import Apply, fold, stamped
@@ -77,6 +79,7 @@ class ThreadStore:
         self._tracker = DirTracker(self.threads_dir)
         self._legacy_possible = True  # until a full scan finds no `.json` thread file
         self._positions = Positions(DerivedCache(self.private_folder), workspace.normalize)
+        self._entry_cache = EntryCache(self.private_folder, code_key(Thread, Anchor, Event, apply, fold, vet_thread))
         self._reported: dict[str, tuple[str, ...]] = {}
         self._guard = threading.Lock()
         self._owner: int | None = None
@@ -268,7 +271,7 @@ class ThreadStore:
         return self._set(thread_id, self._load(thread_id))
 
     def _load(self, thread_id: str) -> Entry | None:
-        entry = read_entry(self._files, thread_id, self._legacy_possible, self._apply,
+        entry = load_entry(self._files, self._entry_cache, thread_id, self._legacy_possible, self._apply,
                            lambda: self.backup_dir, self.ws.normalize)
         if entry is not None:
             self._report(thread_id, entry)
@@ -324,11 +327,14 @@ class ThreadStore:
 
     @property
     def pending(self) -> int:
-        return self._positions.pending
+        return self._positions.pending + self._entry_cache.worth_saving
 
     def flush_staged(self) -> int:
-        """Save staged positions to the derived cache (best effort: it is a cache)."""
-        return self._positions.flush()
+        """Save staged positions to the derived cache, and the folded threads read from their
+        files to the thread cache when worth it (best effort: they are caches)."""
+        saved = self._positions.flush()
+        self._entry_cache.save(lambda: set(self._entries))
+        return saved
 
     # -- writing (inside a transaction) -------------------------------------------------------
     def append(self, thread_id: str, event: Event, *, durable: bool = True) -> Thread | None:
