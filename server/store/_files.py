@@ -40,7 +40,8 @@ def storage_failed(exc: OSError, path: Path | str, what: str = "write") -> Stora
                          details={"path": str(path), "errno": name})
 
 
-def atomic_write(path: Path, data: bytes | Callable[[], Iterable[bytes]], *, durable: bool = True) -> None:
+def atomic_write(path: Path, data: bytes | Callable[[], Iterable[bytes]], *, durable: bool = True,
+                 scratch: Path | None = None) -> None:
     """Write `data` (bytes, or a function giving them in chunks: a big file is never whole in
     memory) to `path` so readers see the old bytes or the new ones, never a mix.
 
@@ -48,11 +49,14 @@ def atomic_write(path: Path, data: bytes | Callable[[], Iterable[bytes]], *, dur
     either fully old or fully new, and an acknowledged write survives power loss. The rename
     is the commit point: an OSError before it leaves nothing behind (the temp file is
     removed); after it, the write has happened (a failing directory fsync is not reported).
-    A temp file deleted under us (`git clean` in a loop) is written again.
+    A temp file deleted under us (`git clean` in a loop) is written again; `scratch`, a folder
+    on the same file system that cleanups never touch (the private folder inside `.git/`),
+    keeps temp files out of their reach.
     """
     path.parent.mkdir(parents=True, exist_ok=True)
+    folder = scratch if scratch is not None and _same_device(scratch, path.parent) else path.parent
     for attempt in range(_ATTEMPTS):
-        tmp = path.with_name(f"{path.name}{TEMP_MARK}{os.getpid()}-{next(_counter)}")
+        tmp = folder / f"{path.name}{TEMP_MARK}{os.getpid()}-{next(_counter)}"
         # O_EXCL | O_NOFOLLOW: never write through a planted link or into someone else's file.
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC, 0o644)
         try:
@@ -74,6 +78,13 @@ def atomic_write(path: Path, data: bytes | Callable[[], Iterable[bytes]], *, dur
         break
     if durable:
         _fsync_dir(path.parent)
+
+
+def _same_device(a: Path, b: Path) -> bool:
+    try:  # a rename is atomic only within one file system
+        return os.stat(a).st_dev == os.stat(b).st_dev
+    except OSError:
+        return False
 
 
 def _fsync_dir(directory: Path) -> None:

@@ -9,6 +9,7 @@
         derived.sqlite                  current positions, health, what they were checked against
         threads.cache                   threads as folded from their files, with each file's stat
         backups/threads/<id>.jsonl      last good copy of each thread file this checkout wrote
+        tmp/                            (in git) thread files being written, before their rename
         selection.json                  what the web page has selected
 
 The private folder is `<git dir>/limpet/` when the workspace is (inside) a git checkout: git
@@ -27,7 +28,7 @@ from pathlib import Path
 
 from limpet.server.store._paths import STORE_DIRNAME
 
-__all__ = ["Places", "SELF_IGNORING", "ensure_private", "git_dir_of", "is_real_dir", "locate"]
+__all__ = ["Places", "SELF_IGNORING", "ensure_private", "git_dir_of", "is_real_dir", "locate", "scratch_folder"]
 
 # Written into private folders that live inside the working tree: they then ignore themselves.
 SELF_IGNORING = "# limpet: private to this checkout, never committed\n*\n"
@@ -108,3 +109,17 @@ def is_real_dir(path: Path) -> bool:
         return os.path.isdir(path) and not os.path.islink(path)
     except OSError:
         return False
+
+
+def scratch_folder(places: Places) -> Path | None:
+    """Inside git, where committed files are written before their rename: the private folder,
+    which `git clean -fdx` never reaches (a cleanup in a loop kept deleting temp files written
+    beside their thread file). None outside git: temp files then sit beside their file."""
+    if not places.in_git or not ensure_private(places):
+        return None
+    scratch = places.private / "tmp"
+    try:
+        scratch.mkdir(exist_ok=True)
+    except OSError:
+        return None
+    return scratch

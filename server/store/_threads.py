@@ -39,7 +39,7 @@ from limpet.server.store._events import Event, dump_event, event_order
 from limpet.server.store._files import atomic_write, cross_process_lock, remove_stale_temps, storage_failed
 from limpet.server.store._fold import Apply, fold, stamped
 from limpet.server.store._gc import gc_paused
-from limpet.server.store._layout import ensure_private, locate
+from limpet.server.store._layout import ensure_private, locate, scratch_folder
 from limpet.server.store._notify import ALL, DirTracker
 from limpet.server.store._order import ThreadOrder
 from limpet.server.store._paths import Workspace
@@ -122,9 +122,9 @@ class ThreadStore:
             raise storage_failed(exc, self.dir, "prepare the store in") from None
         for thread_id in converted:
             self._refresh_one(thread_id)
-        backups = self.backup_dir
-        if backups is not None:  # written under the lock too: a killed writer's temp files
-            remove_stale_temps(backups)
+        for folder in (self.backup_dir, scratch_folder(self.places)):  # written under the lock too: a killed writer's temps
+            if folder is not None:
+                remove_stale_temps(folder)
         self._prepared = True
 
     def check_schema(self) -> bool:
@@ -374,7 +374,7 @@ class ThreadStore:
         new = render(data, dump_event(event))
         path = Path(self._files.events_path(thread_id))
         try:
-            atomic_write(path, new, durable=durable)
+            atomic_write(path, new, durable=durable, scratch=scratch_folder(self.places))
         except OSError as exc:
             raise storage_failed(exc, path.relative_to(self.ws.root)) from None
         # Written: from here on nothing may fail the call.

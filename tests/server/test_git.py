@@ -4,6 +4,7 @@ code; the older layout is read (conflict markers too) and converted by the first
 
 from __future__ import annotations
 
+import os
 import shutil
 
 from gitrepo import comments, commit_all, git, git_init, legacy_reply, status, to_legacy_layout
@@ -334,3 +335,24 @@ def test_git_clean_fdx_while_a_server_runs(workspace):
         git(workspace, "clean", "-fdxq")  # a new, uncommitted thread is an untracked file like any other
         assert server.error("comment_show", {"thread_id": new["id"]})["code"] == "THREAD_NOT_FOUND"
         assert len(server.ok("comment_list", {})["threads"]) == 1
+
+
+def test_thread_files_are_written_out_of_git_cleans_reach(workspace, monkeypatch):
+    """`git clean -fdx` deletes untracked files: a temp file beside its thread file could vanish
+    before its rename, again and again under a cleanup loop. Inside git it is written in the
+    private folder (in .git/), then renamed into place."""
+    from limpet.server.store import _files
+
+    git_init(workspace)
+    renames: list[tuple[str, str]] = []
+    real = os.replace
+
+    def recording(src, dst):
+        renames.append((str(src), str(dst)))
+        return real(src, dst)
+
+    monkeypatch.setattr(_files.os, "replace", recording)
+    t = Service(workspace).add("src/auth.py", 10, 14, "about validate_token")
+    src, dst = next((s, d) for s, d in renames if d.endswith(f"{t.id}.jsonl"))
+    assert src.startswith(str(workspace / ".git" / "limpet" / "tmp"))
+    assert dst == str(workspace / ".limpet" / "threads" / f"{t.id}.jsonl")
