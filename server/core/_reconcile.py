@@ -178,13 +178,13 @@ class Reconciler:
             threads = list(chain.from_iterable(by_file.values()))
         report = ReconcileReport(checked=len(threads))
         sources: dict[str, bytes] = {}  # read while hashing: not read twice
-        workspace = self._workspace_version(by_file) if explicit else None
+        counts = Counter(map(_health, threads))  # then adjusted for the threads re-anchored
+        workspace = self._workspace_version() if explicit and counts["orphaned"] else None
         stale_files = sorted(self._stale_files(by_file, sources, workspace))
         if stale_files:
             self._index_primed = True
             # Synced only if a thread needs a cross-file search: most never do.
             self.index.update_later(self.hashes.workspace_hashes, self.ws.read_or_none)
-        counts = Counter(map(_health, threads))  # then adjusted for the threads re-anchored
         checked = self.store.checked
         for path in stale_files:
             source = sources[path] if path in sources else self.ws.read_or_none(path)
@@ -220,11 +220,9 @@ class Reconciler:
                 seen[path] = (ts, current)
         return out
 
-    def _workspace_version(self, by_file: dict[str, list[Thread]]) -> str | None:
-        """A digest of every file's content, when there are orphans to search for (it walks
-        the workspace, which their search does anyway)."""
-        if not any(t.health == "orphaned" for ts in by_file.values() for t in ts):
-            return None
+    def _workspace_version(self) -> str:
+        """A digest of every file's content; asked for only when there are orphans to search
+        for (it walks the workspace, which their search does anyway)."""
         hashes = self.hashes.workspace_hashes()
         digest = hashlib.blake2b(digest_size=16)
         for path in sorted(hashes):

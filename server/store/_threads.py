@@ -202,8 +202,9 @@ class ThreadStore:
     def problems(self) -> dict[str, list[str]]:
         """Thread files limpet could not fully read, and why (after catching up with the disk)."""
         self._refresh()
-        out = {f".limpet/threads/{tid}{EVENTS_SUFFIX}": list(e.problems)
-               for tid, e in sorted(self._entries.items()) if e.problems}
+        # Sorted after filtering: most threads have no problem, and a reconcile asks each time.
+        out = {f".limpet/threads/{tid}{EVENTS_SUFFIX}": list(self._entries[tid].problems)
+               for tid in sorted(tid for tid, e in self._entries.items() if e.problems)}
         problem = folder_problem(self.dir, self.threads_dir)
         if problem:
             out[".limpet/threads"] = [problem]
