@@ -34,10 +34,17 @@ __all__ = ["Reconciler", "ReconcileReport", "HashCache"]
 _health = attrgetter("health")
 
 
+_engine_reanchor = None
+
+
 def reanchor(anchor: Anchor, source: bytes | None, index: WorkspaceIndex) -> Relocation:
-    """The engine's re-anchoring (limpet.anchoring.reanchor), imported on first use."""
-    from limpet.anchoring import reanchor as engine_reanchor
-    return engine_reanchor(anchor, source, index)
+    """The engine's re-anchoring (limpet.anchoring.reanchor), imported on first use (and kept:
+    a reconcile calls it once per moved thread)."""
+    global _engine_reanchor
+    if _engine_reanchor is None:
+        from limpet.anchoring import reanchor as engine_reanchor
+        _engine_reanchor = engine_reanchor
+    return _engine_reanchor(anchor, source, index)
 
 
 class HashCache:

@@ -66,6 +66,7 @@ class Workspace:
         self._root_str = str(self.root)
         self.store_dir = self.root / STORE_DIRNAME
         self._canonical: dict[str, str] = {}  # relative path → its canonical form (string rules only)
+        self._full: dict[str, str] = {}  # canonical relative path → absolute (see state)
 
     # -- paths ---------------------------------------------------------------------------
     def normalize(self, rel: object, field: str = "file") -> str:
@@ -183,10 +184,13 @@ class Workspace:
             return None
 
     def state(self, rel: str) -> FileState | None:
-        if not is_canonical(rel):
-            return None
+        full = self._full.get(rel)  # a reconcile stats every file with threads: checked once each
+        if full is None:
+            if not is_canonical(rel):
+                return None
+            full = self._full[rel] = os.path.join(self._root_str, rel)
         try:
-            st = os.stat(os.path.join(self._root_str, rel))
+            st = os.stat(full)
         except OSError:
             return None
         if not stat.S_ISREG(st.st_mode):
