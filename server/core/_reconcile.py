@@ -18,7 +18,6 @@ import hashlib
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from itertools import chain
 from operator import attrgetter
 from typing import TYPE_CHECKING
 
@@ -107,6 +106,7 @@ class Reconciler:
         self._index = None
         self._index_primed = False
         self._current: dict[str, tuple[list[Thread], str | None]] = {}  # see stale_in
+        self._counted: dict[str, tuple[list[Thread], Counter[str]]] = {}  # see _store_counts
 
     @property
     def index(self) -> WorkspaceIndex:
@@ -182,10 +182,13 @@ class Reconciler:
             for t in threads or ():
                 by_file[t.anchor.file].append(t)
         if threads is None:
-            threads = list(chain.from_iterable(by_file.values()))
-        report = ReconcileReport(checked=len(threads))
+            counts = self._store_counts(by_file)
+            report = ReconcileReport(checked=sum(map(len, by_file.values())))
+        else:
+            counts = Counter(map(_health, threads))
+            report = ReconcileReport(checked=len(threads))
+        # counts: then adjusted for the threads re-anchored
         sources: dict[str, bytes] = {}  # read while hashing: not read twice
-        counts = Counter(map(_health, threads))  # then adjusted for the threads re-anchored
         workspace = self._workspace_version() if explicit and counts["orphaned"] else None
         stale_files = sorted(self._stale_files(by_file, sources, workspace))
         if stale_files:
@@ -208,6 +211,23 @@ class Reconciler:
                     counts[updated.health] += 1
         report.counts = {h: counts.get(h, 0) for h in ("anchored", "drifted", "orphaned")}
         return report
+
+    def _store_counts(self, by_file: dict[str, list[Thread]]) -> Counter[str]:
+        """Threads by health over the store's grouping by file. The store replaces a file's
+        list whenever one of its threads changes (see stale_in), so a list counted before is
+        counted from memory: reading the health of every thread costs more (thousands of
+        objects spread over memory) than the threads a reconcile moves."""
+        counted, fresh = self._counted, {}
+        counts: Counter[str] = Counter()
+        for path, ts in by_file.items():
+            known = counted.get(path)
+            if known is None or known[0] is not ts:
+                known = (ts, Counter(map(_health, ts)))
+            fresh[path] = known
+            for health, n in known[1].items():
+                counts[health] += n
+        self._counted = fresh
+        return counts
 
     def _stale_files(self, by_file: dict[str, list[Thread]], keep: dict[str, bytes],
                      workspace: str | None) -> list[str]:

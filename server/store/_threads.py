@@ -74,6 +74,7 @@ class ThreadStore:
         self._apply = apply
         self._files = ThreadFiles(self.threads_dir)
         self._entries: dict[str, Entry] = {}
+        self._troubled: set[str] = set()  # ids of the entries with problems (kept by _set)
         self._threads: dict[str, Thread] = {}  # the readable threads (what listings show)
         self._order = ThreadOrder(lambda: iter(self._threads.values()), self._threads.__getitem__)
         self._tracker = DirTracker(self.threads_dir)
@@ -202,9 +203,9 @@ class ThreadStore:
     def problems(self) -> dict[str, list[str]]:
         """Thread files limpet could not fully read, and why (after catching up with the disk)."""
         self._refresh()
-        # Sorted after filtering: most threads have no problem, and a reconcile asks each time.
+        # From the ids kept aside: a reconcile asks each time, and most threads have none.
         out = {f".limpet/threads/{tid}{EVENTS_SUFFIX}": list(self._entries[tid].problems)
-               for tid in sorted(tid for tid, e in self._entries.items() if e.problems)}
+               for tid in sorted(self._troubled)}
         problem = folder_problem(self.dir, self.threads_dir)
         if problem:
             out[".limpet/threads"] = [problem]
@@ -284,10 +285,15 @@ class ThreadStore:
     def _set(self, thread_id: str, entry: Entry | None) -> Entry | None:
         if entry is None:
             self._entries.pop(thread_id, None)
+            self._troubled.discard(thread_id)
             self._reported.pop(thread_id, None)
             self._show(thread_id, None)
             return None
         self._entries[thread_id] = entry
+        if entry.problems:
+            self._troubled.add(thread_id)
+        else:
+            self._troubled.discard(thread_id)
         if entry.base is not None:
             entry.thread, entry.checked = self._positions.overlay(thread_id, entry.base, entry.anchor_key)
         self._show(thread_id, entry.thread)
