@@ -53,8 +53,9 @@ class HashCache:
         self.ws = workspace
         self._hashes: dict[str, tuple[FileState, str]] = {}
 
-    def hash_of(self, rel: str, keep: dict[str, bytes] | None = None) -> str | None:
-        """keep: receives the bytes when they had to be read (a reconcile re-anchors from them)."""
+    def hash_of(self, rel: str, keep: dict[str, tuple[bytes, str]] | None = None) -> str | None:
+        """keep: receives the bytes and their hash when they had to be read (a reconcile
+        re-anchors from them)."""
         state = self.ws.state(rel)
         if state is None:
             self._hashes.pop(rel, None)
@@ -68,7 +69,7 @@ class HashCache:
         digest = content_hash(data)
         self._hashes[rel] = (state, digest)
         if keep is not None:
-            keep[rel] = data
+            keep[rel] = (data, digest)
         return digest
 
     def remember(self, rel: str, data: bytes) -> None:
@@ -188,7 +189,7 @@ class Reconciler:
             counts = Counter(map(_health, threads))
             report = ReconcileReport(checked=len(threads))
         # counts: then adjusted for the threads re-anchored
-        sources: dict[str, bytes] = {}  # read while hashing: not read twice
+        sources: dict[str, tuple[bytes, str]] = {}  # read while hashing: not read (or hashed) twice
         workspace = self._workspace_version() if explicit and counts["orphaned"] else None
         stale_files = sorted(self._stale_files(by_file, sources, workspace))
         if stale_files:
@@ -197,8 +198,11 @@ class Reconciler:
             self.index.update_later(self.hashes.workspace_hashes, self.ws.read_or_none)
         checked = self.store.checked
         for path in stale_files:
-            source = sources[path] if path in sources else self.ws.read_or_none(path)
-            digest = content_hash(source) if source is not None else None
+            if path in sources:
+                source, digest = sources[path]
+            else:
+                source = self.ws.read_or_none(path)
+                digest = content_hash(source) if source is not None else None
             for t in by_file[path]:
                 was = checked(t.id)
                 if was[0] == digest and (t.health != "orphaned" or workspace is None or was[1] == workspace):
@@ -229,7 +233,7 @@ class Reconciler:
         self._counted = fresh
         return counts
 
-    def _stale_files(self, by_file: dict[str, list[Thread]], keep: dict[str, bytes],
+    def _stale_files(self, by_file: dict[str, list[Thread]], keep: dict[str, tuple[bytes, str]],
                      workspace: str | None) -> list[str]:
         out = []
         seen, checked = self._current, self.store.checked
