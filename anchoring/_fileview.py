@@ -108,13 +108,40 @@ class FileView:
     def symbols(self) -> list[SymbolView]:
         if not self.language or not _languages.has_symbols(self.language):
             return []
+        previous = self._previous
         try:
             self.matches = self._matches()
             raw = _symbols.nest(_symbols.select(self.matches))
         except Exception:  # noqa: BLE001 - a grammar failure degrades to text-only anchoring
             return []
         src = self.source
-        return [SymbolView(s, src, i) for i, s in enumerate(raw)]
+        views = [SymbolView(s, src, i) for i, s in enumerate(raw)]
+        if previous is not None and previous.language == self.language:
+            self._share_evidence(previous, views)
+        return views
+
+    def _share_evidence(self, previous: FileView, views: list[SymbolView]) -> None:
+        """Symbols the edit since `previous` left byte-identical (wholly before or wholly after
+        it) take the evidence already computed for them there: it depends only on their text
+        and name (an edit at the top of a file would otherwise re-hash every symbol)."""
+        old_views = previous.__dict__.get("symbols")  # never computed there: nothing to share
+        old = {(sv.symbol.start_byte, sv.symbol.end_byte, sv.symbol.qualified_name): sv
+               for sv in old_views or () if sv._memo}
+        if not old:
+            return
+        edit = self._edit_from(previous)
+        delta = edit.new_end - edit.old_end
+        for sv in views:
+            sym = sv.symbol
+            if sym.end_byte <= edit.start:
+                key = (sym.start_byte, sym.end_byte, sym.qualified_name)
+            elif sym.start_byte >= edit.new_end:
+                key = (sym.start_byte - delta, sym.end_byte - delta, sym.qualified_name)
+            else:
+                continue
+            same = old.get(key)
+            if same is not None and same.symbol.name == sym.name:
+                sv._memo.update(same._memo)
 
     def _matches(self) -> list[_symbols.Match]:
         """Parse and query; from an earlier version, both only where the edit reaches."""
@@ -266,6 +293,7 @@ def _point(source: bytes, offset: int) -> tuple[int, int]:
 
 _cache: OrderedDict[tuple[str | None, str], FileView] = OrderedDict()
 _cache_lock = Lock()
+_last_view: tuple[str, bytes, FileView] | None = None
 
 
 def file_view(path: str, source: bytes, digest: str | None = None, previous: str | None = None) -> FileView:
@@ -274,6 +302,10 @@ def file_view(path: str, source: bytes, digest: str | None = None, previous: str
     previous: content hash of an earlier version of the file; when its view
     (and tree) is still cached, the new content is parsed incrementally.
     """
+    with _cache_lock:
+        last = _last_view
+    if last is not None and last[1] is source and last[0] == path:
+        return last[2]  # the same bytes object again (a reconcile asks once per thread of a file)
     language = _languages.language_for(path, source)
     digest = digest or content_hash(source)
     key = (language, digest)
@@ -281,6 +313,7 @@ def file_view(path: str, source: bytes, digest: str | None = None, previous: str
         view = _cache.get(key)
         if view is not None:
             _cache.move_to_end(key)
+            _remember(path, source, view)
             return view
         older = _cache.get((language, previous)) if previous else None
     view = FileView(language, source, digest, older)
@@ -289,7 +322,14 @@ def file_view(path: str, source: bytes, digest: str | None = None, previous: str
         while len(_cache) > VIEW_CACHE_SIZE:
             _, evicted = _cache.popitem(last=False)
             evicted.tree = evicted.matches = None  # big; only recently used views keep them
+        _remember(path, source, view)
     return view
+
+
+def _remember(path: str, source: bytes, view: FileView) -> None:
+    """The view last handed out, most recently used by construction (under _cache_lock)."""
+    global _last_view
+    _last_view = (path, source, view)
 
 
 def cached_view_of(language: str | None, digest: str) -> FileView | None:

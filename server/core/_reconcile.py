@@ -262,7 +262,9 @@ class Reconciler:
 
     def _reanchor_one(self, t: Thread, source: bytes | None) -> Thread:
         rel = reanchor(t.anchor, source, self.index)
-        if rel.anchor == t.anchor and rel.health == t.health:
+        old = t.anchor  # compared field by field only when it can be equal (moved code seldom is)
+        if rel.health == t.health and (rel.anchor is old or (rel.anchor.line_start == old.line_start
+                                                             and rel.anchor == old)):
             return t
         history = t.history
         if rel.health != t.health or rel.anchor.file != t.anchor.file:

@@ -17,7 +17,7 @@ import pytest
 
 from limpet.anchoring import _languages, _symbols
 from limpet.anchoring._anchor import anchor_from_view, create_anchor, relocated
-from limpet.anchoring._fileview import FileView, file_view
+from limpet.anchoring._fileview import FileView, SymbolView, file_view
 from limpet.anchoring._index import WorkspaceIndex
 from limpet.anchoring._reanchor import reanchor
 
@@ -64,6 +64,36 @@ def test_rematch_equals_a_full_query_on_the_same_tree(path):
         assert sorted(new.matches) == sorted(full)
         assert raw == _symbols.nest(_symbols.select(full))
         view = new
+
+
+_EVIDENCE = ("text", "norm_hash", "blind_hash", "structure_hash", "sketch", "token_count")
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.name)
+def test_evidence_shared_from_the_previous_version_equals_a_fresh_computation(path):
+    language = _languages.language_for_path(path.name)
+    rng = random.Random("evidence" + path.name)
+    view = FileView(language, path.read_bytes())
+    shared = 0
+    for _ in range(25):
+        for sv in view.symbols:  # as threads into the old version would have
+            for name in _EVIDENCE:
+                getattr(sv, name)
+        new = FileView(language, _mutate(rng, view.source), previous=view)
+        for sv in new.symbols:
+            shared += bool(sv._memo)
+            fresh = SymbolView(sv.symbol, new.source, sv.index)
+            assert [getattr(sv, n) for n in _EVIDENCE] == [getattr(fresh, n) for n in _EVIDENCE]
+        view = new
+    assert shared or not view.symbols
+
+
+def test_a_view_asked_again_for_the_same_bytes_is_the_same_view():
+    src = b"def f():\n    return 1\n"
+    view = file_view("m.py", src)
+    assert file_view("m.py", src) is view
+    assert file_view("m.py", bytes(bytearray(src))) is view  # equal content: the cached view
+    assert file_view("m.txt", src).language != view.language  # the path still decides the language
 
 
 def test_rematch_queries_only_the_edited_region(monkeypatch):
