@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from functools import cached_property
+from itertools import compress
 from threading import Lock
 
 from limpet.anchoring import _languages, _symbols
@@ -196,13 +197,14 @@ class FileView:
         text = self.lines.source.decode("utf-8", "replace")
         if text.startswith("\ufeff"):
             text = text[1:]
-        rows = [r.strip() for r in text.split("\n")]
+        rows = list(map(str.strip, text.split("\n")))  # C speed: each new version of a file pays it
         return rows[: self.lines.count]
 
     @cached_property
     def nonblank(self) -> list[int]:
         """Rows with text, in order (bisectable: context is read from here)."""
-        return [row for row, text in enumerate(self.rows) if text]
+        rows = self.rows
+        return list(compress(range(len(rows)), rows))
 
     @cached_property
     def row_index(self) -> dict[str, list[int]]:

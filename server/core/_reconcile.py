@@ -262,8 +262,9 @@ class Reconciler:
 
     def _reanchor_one(self, t: Thread, source: bytes | None) -> Thread:
         rel = reanchor(t.anchor, source, self.index)
-        old = t.anchor  # compared field by field only when it can be equal (moved code seldom is)
-        if rel.health == t.health and (rel.anchor is old or (rel.anchor.line_start == old.line_start
+        old = t.anchor  # compared field by field only when it can be equal: a new record from
+        # changed content holds that content's hash
+        if rel.health == t.health and (rel.anchor is old or (rel.anchor.content_hash == old.content_hash
                                                              and rel.anchor == old)):
             return t
         history = t.history
