@@ -61,6 +61,15 @@ class SymbolView:
         q = self.symbol.qualified_name
         return q[: len(q) - len(self.symbol.name) - 1] if q.endswith("." + self.symbol.name) else ""
 
+    @property
+    def evidence(self) -> dict:
+        """What has been computed so far (text, hashes, sketch...): all of it depends only on the
+        symbol's bytes and name, so a symbol with the same bytes and name may `adopt` it."""
+        return self._memo
+
+    def adopt(self, evidence: dict) -> None:
+        self._memo.update(evidence)
+
     def _get(self, key, compute):
         if key not in self._memo:
             self._memo[key] = compute()
@@ -127,7 +136,7 @@ class FileView:
         and name (an edit at the top of a file would otherwise re-hash every symbol)."""
         old_views = previous.__dict__.get("symbols")  # never computed there: nothing to share
         old = {(sv.symbol.start_byte, sv.symbol.end_byte, sv.symbol.qualified_name): sv
-               for sv in old_views or () if sv._memo}
+               for sv in old_views or () if sv.evidence}
         if not old:
             return
         edit = self._edit_from(previous)
@@ -142,7 +151,7 @@ class FileView:
                 continue
             same = old.get(key)
             if same is not None and same.symbol.name == sym.name:
-                sv._memo.update(same._memo)
+                sv.adopt(same.evidence)
 
     def _matches(self) -> list[_symbols.Match]:
         """Parse and query; from an earlier version, both only where the edit reaches."""

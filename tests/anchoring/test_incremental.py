@@ -81,7 +81,7 @@ def test_evidence_shared_from_the_previous_version_equals_a_fresh_computation(pa
                 getattr(sv, name)
         new = FileView(language, _mutate(rng, view.source), previous=view)
         for sv in new.symbols:
-            shared += bool(sv._memo)
+            shared += bool(sv.evidence)
             fresh = SymbolView(sv.symbol, new.source, sv.index)
             assert [getattr(sv, n) for n in _EVIDENCE] == [getattr(fresh, n) for n in _EVIDENCE]
         view = new
