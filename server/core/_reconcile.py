@@ -262,10 +262,10 @@ class Reconciler:
 
     def _reanchor_one(self, t: Thread, source: bytes | None) -> Thread:
         rel = reanchor(t.anchor, source, self.index)
-        old = t.anchor  # compared field by field only when it can be equal: a new record from
-        # changed content holds that content's hash
-        if rel.health == t.health and (rel.anchor is old or (rel.anchor.content_hash == old.content_hash
-                                                             and rel.anchor == old)):
+        # Records with different content hashes differ: compared field by field only when those
+        # agree (a record the engine built from changed content holds the new content's hash).
+        old, new = t.anchor, rel.anchor
+        if rel.health == t.health and (new is old or (new.content_hash == old.content_hash and new == old)):
             return t
         history = t.history
         if rel.health != t.health or rel.anchor.file != t.anchor.file:

@@ -290,10 +290,7 @@ class ThreadStore:
             self._show(thread_id, None)
             return None
         self._entries[thread_id] = entry
-        if entry.problems:
-            self._troubled.add(thread_id)
-        else:
-            self._troubled.discard(thread_id)
+        (self._troubled.add if entry.problems else self._troubled.discard)(thread_id)
         if entry.base is not None:
             entry.thread, entry.checked = self._positions.overlay(thread_id, entry.base, entry.anchor_key)
         self._show(thread_id, entry.thread)
