@@ -171,6 +171,15 @@ class ParsedFile:
             seen[twin.id] = twin
             self.events.append(twin)
 
+    def refuse(self, record: bytes, where: str, exc: msgspec.DecodeError) -> None:
+        """A record that did not decode: written by a newer limpet (kept, not read), or damaged."""
+        newer = _newer_schema(record)
+        if newer is not None:
+            self.too_new = max(self.too_new or 0, newer)
+        else:
+            self.damaged = True
+            self.problems.append(f"{where}: {_reason(exc)}")
+
 
 def parse_events(data: bytes, parsed: ParsedFile | None = None) -> ParsedFile:
     """The events of a `.jsonl` thread file; bad lines and markers are skipped and reported."""
@@ -190,12 +199,7 @@ def parse_events(data: bytes, parsed: ParsedFile | None = None) -> ParsedFile:
         try:
             event = _EVENT.decode(line)
         except msgspec.DecodeError as exc:  # not JSON, or not an event (ValidationError is a DecodeError)
-            newer = _newer_schema(line)
-            if newer is not None:
-                out.too_new = max(out.too_new or 0, newer)
-            else:
-                out.damaged = True
-                out.problems.append(f"line {number}: {_reason(exc)}")
+            out.refuse(line, f"line {number}", exc)
             continue
         out.add(event, seen)
     if out.conflicted:
@@ -238,12 +242,7 @@ def parse_legacy(data: bytes, parsed: ParsedFile | None = None) -> ParsedFile:
         try:
             thread = _LEGACY.decode(side)
         except msgspec.DecodeError as exc:
-            newer = _newer_schema(side.strip().replace(b"\n", b" "))
-            if newer is not None:
-                out.too_new = max(out.too_new or 0, newer)
-            else:
-                out.damaged = True
-                out.problems.append(f"legacy thread file: {_reason(exc)}")
+            out.refuse(side, "legacy thread file", exc)
             continue
         out.add(legacy_event(thread, side), seen)
     return out
