@@ -10,6 +10,7 @@ schema, when first used.
 
 from typing import Any
 
+from limpet.exporters._base import Exporter
 from limpet.exporters._json import EXPORT_SCHEMA, read_json_export
 from limpet.exporters._registry import get_exporter
 from limpet.exporters._types import (
@@ -17,7 +18,6 @@ from limpet.exporters._types import (
     MAX_CONTEXT_LINES,
     PARTITION_COLUMNS,
     TASKS,
-    Exporter,
     ExportFormat,
     ExportItem,
     ExportOptions,

@@ -20,8 +20,9 @@ from typing import Any, BinaryIO
 
 import orjson
 
-from limpet.exporters._sink import ProgressTicker, check_common, checked, open_sink
-from limpet.exporters._types import ExportItem, ExportOptions, ExportResult, Progress
+from limpet.exporters._base import Exporter
+from limpet.exporters._sink import ProgressTicker, checked, open_sink
+from limpet.exporters._types import ExportItem, ExportOptions, ExportResult
 from limpet.model import (
     AUTHOR_TYPES,
     HEALTHS,
@@ -61,23 +62,15 @@ def _entry(item: ExportItem) -> bytes:
         ) from exc
 
 
-class JsonExporter:
+class JsonExporter(Exporter):
     name = "json"
     media_type = "application/json"
     extension = ".json"
-    binary = False
-    supports_stdout = True
-    supports_partitioning = False
 
-    def write(
-        self,
-        items: Iterable[ExportItem],
-        out: BinaryIO | str | os.PathLike,
-        options: ExportOptions,
-        progress: Progress | None = None,
+    def write_items(
+        self, items: Iterable[ExportItem], out: BinaryIO | str | os.PathLike, options: ExportOptions,
+        ticker: ProgressTicker,
     ) -> ExportResult:
-        check_common(self.name, options, partitions=False, tasks=False)
-        ticker = ProgressTicker(progress)
         with open_sink(out, allow_stdout=True) as (sink, path):
             head = orjson.dumps(_header(options), option=_DUMP)
             sink.write(head[:-1] + b',"threads":[')  # reopen the header object for the array
@@ -86,7 +79,6 @@ class JsonExporter:
                 sink.write(_entry(checked(item)))
                 ticker.tick()
             sink.write(b"\n]}\n")
-        ticker.done()
         return ExportResult(self.name, ticker.count, sink.count, path, self.media_type)
 
 

@@ -18,9 +18,10 @@ from typing import Any, BinaryIO
 
 import orjson
 
+from limpet.exporters._base import Exporter
 from limpet.exporters._excerpt import LineCache, excerpt, fence, fence_language
-from limpet.exporters._sink import ProgressTicker, check_common, checked, open_sink
-from limpet.exporters._types import ExportItem, ExportOptions, ExportResult, Progress
+from limpet.exporters._sink import ProgressTicker, checked, open_sink
+from limpet.exporters._types import ExportItem, ExportOptions, ExportResult
 from limpet.model import Thread
 
 __all__ = ["JsonlExporter", "code_changed", "comment_record", "review_pair_record"]
@@ -156,27 +157,20 @@ def review_pair_record(
     }
 
 
-class JsonlExporter:
+class JsonlExporter(Exporter):
     name = "jsonl"
     media_type = "application/x-ndjson"
     extension = ".jsonl"
-    binary = False
-    supports_stdout = True
-    supports_partitioning = False
+    supports_tasks = True
 
-    def write(
-        self,
-        items: Iterable[ExportItem],
-        out: BinaryIO | str | os.PathLike,
-        options: ExportOptions,
-        progress: Progress | None = None,
+    def write_items(
+        self, items: Iterable[ExportItem], out: BinaryIO | str | os.PathLike, options: ExportOptions,
+        ticker: ProgressTicker,  # threads looked at (the progress bar's unit)
     ) -> ExportResult:
-        check_common(self.name, options, partitions=False, tasks=True)
         pairs = options.task == "review-pairs"
         build = review_pair_record if pairs else comment_record
         keep_all = options.all_pairs or not pairs
         cache = LineCache()
-        ticker = ProgressTicker(progress)  # threads looked at (the progress bar's unit)
         written = 0
         with open_sink(out, allow_stdout=True) as (sink, path):
             for item in items:
@@ -185,5 +179,4 @@ class JsonlExporter:
                     sink.write(orjson.dumps(record, option=orjson.OPT_APPEND_NEWLINE))
                     written += 1
                 ticker.tick()
-        ticker.done()
         return ExportResult(self.name, written, sink.count, path, self.media_type)

@@ -11,9 +11,10 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import BinaryIO, NamedTuple
 
+from limpet.exporters._base import Exporter
 from limpet.exporters._excerpt import LineCache, excerpt, fence, fence_language
-from limpet.exporters._sink import ProgressTicker, check_common, checked, open_sink
-from limpet.exporters._types import ExportItem, ExportOptions, ExportResult, Progress
+from limpet.exporters._sink import ProgressTicker, checked, open_sink
+from limpet.exporters._types import ExportItem, ExportOptions, ExportResult
 from limpet.model import Thread
 
 __all__ = ["MarkdownExporter", "render_digest"]
@@ -138,24 +139,16 @@ def render_digest(blocks: list[Block], exported_at: str | None) -> str:
     return "\n".join(out)
 
 
-class MarkdownExporter:
+class MarkdownExporter(Exporter):
     name = "markdown"
     media_type = "text/markdown"
     extension = ".md"
-    binary = False
-    supports_stdout = True
-    supports_partitioning = False
 
-    def write(
-        self,
-        items: Iterable[ExportItem],
-        out: BinaryIO | str | os.PathLike,
-        options: ExportOptions,
-        progress: Progress | None = None,
+    def write_items(
+        self, items: Iterable[ExportItem], out: BinaryIO | str | os.PathLike, options: ExportOptions,
+        ticker: ProgressTicker,
     ) -> ExportResult:
-        check_common(self.name, options, partitions=False, tasks=False)
         cache = LineCache()
-        ticker = ProgressTicker(progress)
         blocks = []
         for item in items:
             blocks.append(render_thread(checked(item), cache))
@@ -163,5 +156,4 @@ class MarkdownExporter:
         data = render_digest(blocks, options.exported_at).encode("utf-8")
         with open_sink(out, allow_stdout=True) as (sink, path):
             sink.write(data)
-        ticker.done()
         return ExportResult(self.name, ticker.count, sink.count, path, self.media_type)

@@ -18,16 +18,16 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from limpet.exporters._arrow import PARQUET_SCHEMA, build_batch
+from limpet.exporters._base import Exporter
 from limpet.exporters._sink import (
     ProgressTicker,
-    check_common,
     checked,
     open_sink,
     remove_tree,
     temp_sibling,
     to_path,
 )
-from limpet.exporters._types import ExportItem, ExportOptions, ExportResult, Progress
+from limpet.exporters._types import ExportItem, ExportOptions, ExportResult
 from limpet.model import InvalidArgument
 
 __all__ = ["ParquetExporter"]
@@ -49,29 +49,24 @@ def _batches(items: Iterable[ExportItem], size: int, ticker: ProgressTicker) -> 
         yield batch
 
 
-class ParquetExporter:
+class ParquetExporter(Exporter):
     name = "parquet"
     media_type = "application/vnd.apache.parquet"
     extension = ".parquet"
     binary = True
     supports_stdout = False
     supports_partitioning = True
+    progress_every = 1  # ticks come per row group: each is worth a call
 
-    def write(
-        self,
-        items: Iterable[ExportItem],
-        out: BinaryIO | str | os.PathLike,
-        options: ExportOptions,
-        progress: Progress | None = None,
+    def write_items(
+        self, items: Iterable[ExportItem], out: BinaryIO | str | os.PathLike, options: ExportOptions,
+        ticker: ProgressTicker,
     ) -> ExportResult:
-        check_common(self.name, options, partitions=True, tasks=False)
-        ticker = ProgressTicker(progress, every=1)  # one call per row group is rare enough
         batches = _batches(items, options.row_group_size, ticker)
         if options.partition_by:
             size, path = _write_dataset(batches, out, options)
         else:
             size, path = _write_file(batches, out, options)
-        ticker.done()
         return ExportResult(self.name, ticker.count, size, path, self.media_type)
 
 

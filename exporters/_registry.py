@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import cache
 
-from limpet.exporters._types import FORMATS, Exporter
+from limpet.exporters._base import Exporter
+from limpet.exporters._types import FORMATS
 from limpet.model import InvalidArgument
 
 __all__ = ["FORMATS", "get_exporter"]

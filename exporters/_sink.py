@@ -14,13 +14,12 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import BinaryIO
 
-from limpet.exporters._types import ExportItem, ExportOptions, Progress
+from limpet.exporters._types import ExportItem, Progress
 from limpet.model import InvalidArgument
 
 __all__ = [
     "CountingWriter",
     "ProgressTicker",
-    "check_common",
     "checked",
     "open_sink",
     "remove_tree",
@@ -117,16 +116,6 @@ def _prepare(target: Path) -> Path:
 
 def remove_tree(path: Path) -> None:
     shutil.rmtree(path, ignore_errors=True)
-
-
-def check_common(name: str, options: ExportOptions, *, partitions: bool, tasks: bool) -> None:
-    """Options that only some formats honour are refused elsewhere, not silently ignored."""
-    if not isinstance(options, ExportOptions):
-        raise InvalidArgument("options must be an ExportOptions", field="options")
-    if options.partition_by and not partitions:
-        raise InvalidArgument(f"{name} exports cannot be partitioned (only parquet)", field="partition_by")
-    if options.task != "comments" and not tasks:
-        raise InvalidArgument(f"task {options.task!r} applies to jsonl exports only", field="task")
 
 
 class ProgressTicker:

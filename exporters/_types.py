@@ -6,11 +6,10 @@ field-level INVALID_ARGUMENT errors without re-checking bounds of its own.
 
 from __future__ import annotations
 
-import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import BinaryIO, Literal, Protocol, get_args
+from typing import Literal, get_args
 
 from limpet.model import InvalidArgument, Thread
 
@@ -24,7 +23,6 @@ __all__ = [
     "ExportOptions",
     "ExportResult",
     "ExportTask",
-    "Exporter",
     "Progress",
 ]
 
@@ -132,20 +130,3 @@ class ExportResult:
     bytes_written: int  # for a partitioned dataset: the sum over its files
     path: str | None  # None when written to a stream
     media_type: str
-
-
-class Exporter(Protocol):
-    name: str
-    media_type: str
-    extension: str  # with the dot; a partitioned Parquet export is a directory instead
-    binary: bool
-    supports_stdout: bool
-    supports_partitioning: bool
-
-    def write(
-        self,
-        items: Iterable[ExportItem],
-        out: BinaryIO | str | os.PathLike,
-        options: ExportOptions,
-        progress: Progress | None = None,
-    ) -> ExportResult: ...
