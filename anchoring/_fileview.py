@@ -107,6 +107,7 @@ class FileView:
         self.lines = LineTable(source)
         self.tree = None
         self.matches: list[_symbols.Match] | None = None  # kept to re-query only an edit's region
+        self.cached = True  # in the view cache: keeps tree and matches for the next version
         self._previous = previous  # an earlier version of the same file: incremental parse
         self.memo: dict = {}  # derived values shared by every anchor into this content
 
@@ -120,10 +121,14 @@ class FileView:
             return []
         previous = self._previous
         try:
-            self.matches = self._matches()
-            raw = _symbols.nest(_symbols.select(self.matches))
+            matches = self._matches()
+            raw = _symbols.nest(_symbols.select(matches))
         except Exception:  # noqa: BLE001 - a grammar failure degrades to text-only anchoring
             return []
+        if self.cached:
+            self.matches = matches
+        else:  # left the cache before its symbols were asked for (a workspace index's view):
+            self.tree = None  # no next version parses from it; a tree is ~40x the bytes of its source
         src = self.source
         views = [SymbolView(s, src, i) for i, s in enumerate(raw)]
         if previous is not None and previous.language == self.language:
@@ -333,6 +338,7 @@ def file_view(path: str, source: bytes, digest: str | None = None, previous: str
         while len(_cache) > VIEW_CACHE_SIZE:
             _, evicted = _cache.popitem(last=False)
             evicted.tree = evicted.matches = None  # big; only recently used views keep them
+            evicted.cached = False
         _remember(path, source, view)
     return view
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from limpet.anchoring import _languages, _symbols
+from limpet.anchoring import _fileview, _languages, _symbols
 from limpet.anchoring._anchor import anchor_from_view, create_anchor, relocated
 from limpet.anchoring._fileview import FileView, SymbolView, file_view
 from limpet.anchoring._index import WorkspaceIndex
@@ -107,6 +107,23 @@ def test_rematch_queries_only_the_edited_region(monkeypatch):
     new = FileView("python", b"# edit\n" + src, previous=view)
     assert [(s.name, s.first) for s in new.symbols][:2] == [("f0", 1), ("f1", 4)]
     assert len(seen) == 1 and seen[0] is not None and seen[0][1] < 20
+
+
+def test_only_cached_views_keep_their_tree_for_the_next_version(monkeypatch):
+    # A workspace index holds a view per file; the trees are what would make that memory
+    # grow with the workspace, and only a cached view is ever a next version's `previous`.
+    monkeypatch.setattr(_fileview, "_cache", type(_fileview._cache)())
+    monkeypatch.setattr(_fileview, "VIEW_CACHE_SIZE", 2)
+    views = [file_view(f"m{i}.py", b"def f%d():\n    return %d\n" % (i, i)) for i in range(4)]
+    assert [len(v.symbols) for v in views] == [1, 1, 1, 1]  # symbols asked for after eviction
+    assert [v.tree is not None for v in views] == [False, False, True, True]
+    assert [v.matches is not None for v in views] == [False, False, True, True]
+    parses = []
+    original = _languages.parse
+    monkeypatch.setattr(_languages, "parse", lambda lang, src, old=None: parses.append(old) or original(lang, src, old))
+    edited = file_view("m3.py", b"# top\n" + views[3].source, previous=views[3].hash)
+    assert [(s.name, s.first) for s in edited.symbols] == [("f3", 1)]
+    assert len(parses) == 1 and parses[0] is not None  # parsed incrementally, from the kept tree
 
 
 def test_range_safety_is_read_from_the_patterns(tmp_path, monkeypatch):
