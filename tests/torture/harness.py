@@ -130,12 +130,22 @@ class RpcServer:
         self.close()
 
 
+# Derived state any read may refresh (positions, the threads as last read): rebuildable, never
+# what a person or agent wrote. Whether a read saves them depends on timing (the thread cache
+# keeps only files older than a few seconds), so "unchanged" cannot include them.
+DERIVED = {"cache/threads.cache", "cache/derived.sqlite", "cache/derived.sqlite-wal", "cache/derived.sqlite-shm",
+           "cache/derived.sqlite-journal"}
+
+
 def store_snapshot(workspace: Path) -> dict[str, bytes]:
-    """Every file under .limpet/ (relative path → bytes): what 'unchanged' is checked against."""
+    """Every file under .limpet/ but the derived caches (relative path → bytes): what
+    'unchanged' is checked against."""
     root = workspace / ".limpet"
     out = {}
     for dirpath, _dirs, files in os.walk(root):
         for name in files:
             path = Path(dirpath) / name
-            out[path.relative_to(root).as_posix()] = path.read_bytes()
+            rel = path.relative_to(root).as_posix()
+            if rel not in DERIVED:
+                out[rel] = path.read_bytes()
     return out
