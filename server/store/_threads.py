@@ -128,15 +128,6 @@ class ThreadStore:
                 remove_stale_temps(folder)
         self._prepared = True
 
-    def check_schema(self) -> bool:
-        from limpet.server.store._setup import read_schema
-
-        return read_schema(self.dir) is not None
-
-    @property
-    def initialized(self) -> bool:
-        return self.dir.is_dir()
-
     def private_folder(self, create: bool = True) -> Path | None:
         """This checkout's private folder (see _layout), or None when there is none to use."""
         if create:
@@ -356,7 +347,7 @@ class ThreadStore:
             raise IdTaken(thread_id)
         events, restored = parsed.events, []
         if base is None and not deleted and event.event not in ("created", "snapshot"):
-            restored = self._restorable(thread_id, parsed.events)  # a damaged file: its backup's events
+            restored = restorable(self.backup_dir, thread_id, parsed.events)  # a damaged file: its backup's events
             events = [*parsed.events, *restored]
             base, _key, deleted = self._fold(thread_id, events, problems)
             if base is None:
@@ -394,9 +385,6 @@ class ThreadStore:
             entry = self._set(thread_id, Entry(self._files.states(thread_id, self._legacy_possible), after, key,
                                                 (), None, deleted or after is None))
         return entry.thread if entry is not None else None
-
-    def _restorable(self, thread_id: str, present: list[Event]) -> list[Event]:
-        return restorable(self.backup_dir, thread_id, present)
 
     def append_many(self, items: list[tuple[str, Event]]) -> list[Thread | None]:
         """Bulk appends (imports, benchmarks): the same writes, without an fsync each but one
