@@ -4,6 +4,7 @@ the options and counts progress before the format writes."""
 from __future__ import annotations
 
 import os
+from abc import ABC, abstractmethod
 from collections.abc import Iterable
 from typing import BinaryIO
 
@@ -14,7 +15,7 @@ from limpet.model import InvalidArgument
 __all__ = ["Exporter"]
 
 
-class Exporter:
+class Exporter(ABC):
     """An export format. What every format shares: its options checked (those only some
     formats honour are refused elsewhere, not silently ignored) and progress counted. A
     format says what it is and what it supports, and writes in `write_items`."""
@@ -46,8 +47,9 @@ class Exporter:
         ticker.done()
         return result
 
+    @abstractmethod
     def write_items(
         self, items: Iterable[ExportItem], out: BinaryIO | str | os.PathLike, options: ExportOptions,
         ticker: ProgressTicker,
     ) -> ExportResult:
-        raise NotImplementedError
+        """Write the items (each one passed through `checked`), ticking `ticker` as they go."""
