@@ -87,7 +87,7 @@ def find(anchor: Anchor, source: bytes | None, index: WorkspaceIndex | None) -> 
     """Run the cascade; None means orphaned. Exact evidence is tried before similarity."""
     if source is None:
         return (moved_step(anchor, index, exact_only=True) or moved_step(anchor, index)
-                or successor_step(anchor, None, index))
+                or successor_step(anchor, None, index, symbol_gone=True))
     view = file_view(anchor.file, source, source_hash(source), previous=anchor.content_hash)
     if anchor.lost_text:
         hit = exact_step(replace(anchor, selected_text=anchor.lost_text), view)
@@ -103,7 +103,7 @@ def find(anchor: Anchor, source: bytes | None, index: WorkspaceIndex | None) -> 
     if hit is not None:
         if hit.weak and anchor.position == "symbol":  # a namesake declared otherwise: did the code move?
             return (moved_step(anchor, index, exact_only=True) or moved_step(anchor, index)
-                    or successor_step(anchor, None, index) or hit)
+                    or successor_step(anchor, None, index, symbol_gone=False) or hit)
         if sim < WEAK_SYMBOL_MATCH and anchor.position == "symbol":
             moved = moved_step(anchor, index, exact_only=True)
             if moved is not None:
@@ -114,7 +114,7 @@ def find(anchor: Anchor, source: bytes | None, index: WorkspaceIndex | None) -> 
         lambda: moved_step(anchor, index, exact_only=True),
         lambda: None if symbol_exists else renamed_step(anchor, view),
         lambda: moved_step(anchor, index),
-        lambda: successor_step(anchor, None if symbol_exists else view, index),
+        lambda: successor_step(anchor, None if symbol_exists else view, index, symbol_gone=not symbol_exists),
         lambda: fuzzy_step(anchor, view),
     )
     for step in steps:

@@ -19,7 +19,10 @@ anchor had when it was written, a name the file's previous version held): that o
 A candidate is accepted only when its body clears a floor and, below BODY_ALONE, most of the old
 symbol's telling rows survive in it verbatim (otherwise the code was rewritten, and a thread about
 the old code is better orphaned), and when its score leads every other candidate by MARGIN: a
-safe orphan beats a wrong place.
+safe orphan beats a wrong place. A symbol that left its file and reappears under its very
+qualified name in a file changed with it (a module split, a renamed file) is that symbol even when
+a parameter renamed throughout left no row verbatim, and needs a smaller lead when its body is
+clearly alike: the name is evidence the other candidates lack.
 """
 
 from __future__ import annotations
@@ -43,14 +46,19 @@ SMALL_TOKENS = 40
 BODY_ALONE = 0.75  # below this, most telling rows must also survive (else the code was rewritten)
 TELLING_ROW_CHARS = 20
 MARGIN = 0.15  # the best must lead every other candidate by this much
+MARGIN_SAME_NAME = 0.1  # ... when the best alone keeps the old name and is alike by BODY_ALONE
 PLACE_ROWS = 40  # rows away at which nearness counts for nothing
 OWN_CANDIDATES = 24  # own-file symbols scored in full (the nearest by sketch and by place)
 OTHER_CANDIDATES = 12  # symbols of other changed files scored in full (the nearest by sketch)
 BLIND = "\u2400"
 
 
-def successor_step(anchor: Anchor, view: FileView | None, index: WorkspaceIndex | None) -> Hit | None:
-    """The one symbol, in this file or one changed with it, that clearly continues the anchor's."""
+def successor_step(anchor: Anchor, view: FileView | None, index: WorkspaceIndex | None, *,
+                   symbol_gone: bool) -> Hit | None:
+    """The one symbol, in this file or one changed with it, that clearly continues the anchor's.
+
+    `view` is the anchor's file when its symbols are candidates (None when the file is gone or
+    the symbol is still there); `symbol_gone`: the anchor's file no longer holds its symbol."""
     if anchor.position != "symbol" or not anchor.symbol or not anchor.symbol_name:
         return None
     old = _Old(anchor)
@@ -69,12 +77,14 @@ def successor_step(anchor: Anchor, view: FileView | None, index: WorkspaceIndex 
         return None
     scored.sort(key=lambda t: (-t[0], t[2], t[4].first))
     score, body, path, cand_view, best = scored[0]
-    if body < BODY_ALONE and not old.most_rows_kept(best):
+    same_name = symbol_gone and best.qualified_name == anchor.symbol
+    if body < BODY_ALONE and not same_name and not old.most_rows_kept(best):
         return None  # rewritten: the old code's telling rows are gone
+    named = best.name == anchor.symbol_name and body >= BODY_ALONE
     for other in scored[1:]:  # every alike candidate is a rival, accepted or not
         if other[2] == path and _encloses(other[4], best):
             continue  # an enclosing symbol shares the successor's text: no rival
-        if score - other[0] < MARGIN:
+        if score - other[0] < (MARGIN_SAME_NAME if named and other[4].name != best.name else MARGIN):
             return None
     rows = map_into_symbol(anchor, cand_view, best)
     if rows is None:
@@ -139,7 +149,7 @@ def _candidates(anchor: Anchor, view: FileView | None, index: WorkspaceIndex | N
     if not paths:
         return
     for path, sv, _shared in index.similar_symbols(anchor.fingerprint, paths, min_shared=2, limit=OTHER_CANDIDATES):
-        if kinds_compatible(anchor.symbol_kind, sv.kind) and sv.qualified_name != anchor.symbol:
+        if kinds_compatible(anchor.symbol_kind, sv.kind):
             yield path, index.view(path), sv
 
 
