@@ -27,6 +27,7 @@ class Exporter(ABC):
     supports_stdout = True
     supports_partitioning = False
     supports_tasks = False
+    reads_source = True  # does it show code from the file's current bytes (ExportItem.source)?
     progress_every = PROGRESS_EVERY
 
     def write(

@@ -66,6 +66,7 @@ class JsonExporter(Exporter):
     name = "json"
     media_type = "application/json"
     extension = ".json"
+    reads_source = False
 
     def write_items(
         self, items: Iterable[ExportItem], out: BinaryIO | str | os.PathLike, options: ExportOptions,

@@ -56,6 +56,7 @@ class ParquetExporter(Exporter):
     binary = True
     supports_stdout = False
     supports_partitioning = True
+    reads_source = False
     progress_every = 1  # ticks come per row group: each is worth a call
 
     def write_items(

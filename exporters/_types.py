@@ -44,7 +44,7 @@ class ExportItem:
 
     thread: Thread
     workspace: str
-    source: bytes | None = None  # current bytes of thread.file; None when the file is gone
+    source: bytes | None = None  # current bytes of thread.file; None when the file is gone (or unread: reads_source)
 
 
 @dataclass(frozen=True, slots=True)

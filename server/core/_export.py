@@ -30,7 +30,8 @@ EXPORT_SCHEME = "export://"
 
 
 class ItemSource(Protocol):
-    def export_items(self, flt: ThreadFilter, name: str | None = None) -> Iterator[ExportItem]: ...
+    def export_items(self, flt: ThreadFilter, name: str | None = None, *,
+                     with_source: bool = True) -> Iterator[ExportItem]: ...
 
 
 @dataclass
@@ -58,7 +59,7 @@ def export_workspaces(sources: Sequence[ItemSource], fmt: str, flt: ThreadFilter
 
     def items() -> Iterator[ExportItem]:
         for i, source in enumerate(sources):
-            yield from source.export_items(flt, names[i] if names else None)
+            yield from source.export_items(flt, names[i] if names else None, with_source=exporter.reads_source)
 
     return exporter.write(items(), out, options, progress)
 
@@ -79,15 +80,16 @@ class Exports:
     def workspace_name(self) -> str:
         return self._ws.root.name or str(self._ws.root)
 
-    def items(self, flt: ThreadFilter, name: str | None = None) -> Iterator[ExportItem]:
-        """Threads (re-anchored first) with their file's current bytes, one read per file."""
+    def items(self, flt: ThreadFilter, name: str | None = None, *, with_source: bool = True) -> Iterator[ExportItem]:
+        """Threads (re-anchored first) with their file's current bytes, one read per file
+        (none for a format that shows no code from them)."""
         from limpet.exporters import ExportItem
 
         name = name or self.workspace_name
         current: tuple[str | None, bytes | None] = (None, None)
         for thread in self._threads(flt):
             if current[0] != thread.anchor.file:
-                current = (thread.anchor.file, self._ws.read_or_none(thread.anchor.file))
+                current = (thread.anchor.file, self._ws.read_or_none(thread.anchor.file) if with_source else None)
             yield ExportItem(thread=thread, workspace=name, source=current[1])
 
     def to_folder(self, fmt: str, flt: ThreadFilter, **options: Any) -> dict[str, Any]:
@@ -111,7 +113,7 @@ class Exports:
             n += 1
             path = self.folder / f"comments-{stamp}-{n}.{ext}"
         try:
-            result = exporter.write(self.items(flt), path, ExportOptions(**options))
+            result = exporter.write(self.items(flt, with_source=exporter.reads_source), path, ExportOptions(**options))
         except OSError as exc:  # disk full, read-only: a clear error, no half file left
             path.unlink(missing_ok=True)
             raise storage_failed(exc, path.relative_to(self._ws.root).as_posix()) from None

@@ -357,8 +357,8 @@ class Service:
         self._reviews.clear_selection()
 
     # -- exports, imports, prompts ------------------------------------------------------------
-    def export_items(self, flt: ThreadFilter, name: str | None = None) -> Iterator[Any]:
-        return self._exports.items(flt, name)
+    def export_items(self, flt: ThreadFilter, name: str | None = None, *, with_source: bool = True) -> Iterator[Any]:
+        return self._exports.items(flt, name, with_source=with_source)
 
     def export_to_folder(self, fmt: str, flt: ThreadFilter, **options: Any) -> dict[str, Any]:
         return self._exports.to_folder(fmt, flt, **options)

@@ -115,3 +115,19 @@ def test_export_errors_are_clear(limpet_cmd, populated):
     bad.write_text("{not json")
     proc = run(limpet_cmd, populated, "import", str(bad), check=False)
     assert proc.returncode == 2 and b"INVALID_ARGUMENT" in proc.stderr
+
+
+def test_formats_that_show_no_code_do_not_read_the_files_again(populated, tmp_path, monkeypatch):
+    from limpet.server.core import ThreadFilter, export_workspaces
+    from limpet.server.store import Workspace
+
+    svc = Service(populated)
+    svc.threads(ThreadFilter())  # positions checked: the files' hashes are known
+    reads: list[str] = []
+    original = Workspace.read_or_none
+    monkeypatch.setattr(Workspace, "read_or_none", lambda self, rel: reads.append(rel) or original(self, rel))
+    for fmt in ("json", "parquet"):
+        export_workspaces([svc], fmt, ThreadFilter(), str(tmp_path / f"out.{fmt}"))
+    assert reads == []
+    export_workspaces([svc], "jsonl", ThreadFilter(), str(tmp_path / "out.jsonl"))  # shows code around each anchor
+    assert sorted(set(reads)) == ["PLAN.md", "main.go", "src/auth.py"]
