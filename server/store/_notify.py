@@ -15,11 +15,13 @@ system, where the kernel does not see other machines' writes.
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import threading
 import weakref
 from pathlib import Path
+from typing import NamedTuple
 
 __all__ = ["ALL", "DirTracker"]
 
@@ -27,16 +29,27 @@ log = logging.getLogger("limpet.store")
 
 ALL = None  # "anything may have changed"
 
-try:  # Linux only; elsewhere every whole-store read checks every file (correct, slower)
-    from inotify_simple import INotify
-    from inotify_simple import flags as _flags
+class _Api(NamedTuple):
+    INotify: type
+    mask: int
+    gone: int
+    overflow: int
+    ignored: int
 
-    _MASK = (_flags.CREATE | _flags.DELETE | _flags.MODIFY | _flags.CLOSE_WRITE | _flags.MOVED_FROM
-             | _flags.MOVED_TO | _flags.ATTRIB | _flags.DELETE_SELF | _flags.MOVE_SELF | _flags.ONLYDIR)
-    _GONE = _flags.IGNORED | _flags.DELETE_SELF | _flags.MOVE_SELF | _flags.UNMOUNT
-    _OVERFLOW = _flags.Q_OVERFLOW
-except ImportError:  # pragma: no cover - not Linux
-    INotify = None  # type: ignore[assignment,misc]
+
+@functools.cache
+def _api() -> _Api | None:
+    """inotify_simple, imported when the first watch is set: its library lookup (ctypes.util)
+    costs a command that never asks twice ~15 ms. None where there is no inotify (not Linux):
+    every whole-store read then checks every file (correct, slower)."""
+    try:
+        from inotify_simple import INotify
+        from inotify_simple import flags as f
+    except ImportError:  # pragma: no cover - not Linux
+        return None
+    mask = (f.CREATE | f.DELETE | f.MODIFY | f.CLOSE_WRITE | f.MOVED_FROM | f.MOVED_TO | f.ATTRIB
+            | f.DELETE_SELF | f.MOVE_SELF | f.ONLYDIR)
+    return _Api(INotify, mask, f.IGNORED | f.DELETE_SELF | f.MOVE_SELF | f.UNMOUNT, f.Q_OVERFLOW, f.IGNORED)
 
 
 class _Hub:
@@ -45,16 +58,20 @@ class _Hub:
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self.inotify = None
-        self.failed = INotify is None
+        self.failed = False
         self.listeners: dict[int, weakref.WeakSet[DirTracker]] = {}
 
     def watch(self, tracker: DirTracker, path: str) -> int | None:
         if self.failed or os.environ.get("LIMPET_NO_INOTIFY"):  # e.g. NFS: other machines' writes go unseen
             return None
         try:
+            api = _api()
+            if api is None:
+                self.failed = True
+                return None
             if self.inotify is None:
-                self.inotify = INotify(nonblocking=True)
-            wd = self.inotify.add_watch(path, _MASK)
+                self.inotify = api.INotify(nonblocking=True)
+            wd = self.inotify.add_watch(path, api.mask)
         except OSError as exc:  # no instances or watches left, or the folder is gone
             if self.inotify is None:
                 self.failed = True
@@ -65,14 +82,15 @@ class _Hub:
 
     def drain(self) -> None:
         """Hand the pending events to the trackers they concern (caller holds the lock)."""
-        if self.inotify is None:
+        api = _api()
+        if self.inotify is None or api is None:
             return
         try:
             events = list(self.inotify.read(timeout=0))
         except OSError:
             events = []
         for event in events:
-            if event.mask & _OVERFLOW:
+            if event.mask & api.overflow:
                 for trackers in self.listeners.values():
                     for tracker in trackers:
                         tracker.pending = ALL
@@ -80,8 +98,8 @@ class _Hub:
             trackers = self.listeners.get(event.wd)
             if not trackers:
                 continue
-            gone = bool(event.mask & _GONE)
-            if gone and event.mask & _flags.IGNORED:
+            gone = bool(event.mask & api.gone)
+            if gone and event.mask & api.ignored:
                 self.listeners.pop(event.wd, None)  # the kernel dropped the watch
             for tracker in trackers:
                 if gone:
