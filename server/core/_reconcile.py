@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from limpet.model import Anchor, HistoryEvent, Thread, content_hash
 from limpet.server.core._ids import utc_now
-from limpet.server.store import FileState, ThreadStore, Workspace
+from limpet.server.store import FileHashes, FileState, ThreadStore, Workspace
 
 if TYPE_CHECKING:
     from limpet.anchoring import Candidate, Relocation, WorkspaceIndex
@@ -49,8 +49,9 @@ def reanchor(anchor: Anchor, source: bytes | None, index: WorkspaceIndex) -> Rel
 class HashCache:
     """path → content hash, trusted while the file's stat is unchanged."""
 
-    def __init__(self, workspace: Workspace) -> None:
+    def __init__(self, workspace: Workspace, known: FileHashes | None = None) -> None:
         self.ws = workspace
+        self._known = known  # hashes earlier processes computed (and the ones to keep for later)
         self._hashes: dict[str, tuple[FileState, str]] = {}
 
     def hash_of(self, rel: str, keep: dict[str, tuple[bytes, str]] | None = None) -> str | None:
@@ -63,11 +64,18 @@ class HashCache:
         cached = self._hashes.get(rel)
         if cached and cached[0] == state:
             return cached[1]
+        if self._known is not None:
+            digest = self._known.get(rel, state)
+            if digest is not None:
+                self._hashes[rel] = (state, digest)
+                return digest
         data = self.ws.read_or_none(rel)
         if data is None:
             return None
         digest = content_hash(data)
         self._hashes[rel] = (state, digest)
+        if self._known is not None:
+            self._known.put(rel, state, digest)
         if keep is not None:
             keep[rel] = (data, digest)
         return digest
@@ -103,7 +111,7 @@ class Reconciler:
         self.ws = workspace
         self._remember = remember  # see prime
         self.store = store
-        self.hashes = HashCache(workspace)
+        self.hashes = HashCache(workspace, store.file_hashes)
         self._index = None
         self._index_primed = False
         self._current: dict[str, tuple[list[Thread], str | None]] = {}  # see stale_in

@@ -12,6 +12,7 @@ Only limpet.server.core uses this package; the doors never do.
 """
 
 from limpet.server.store._events import EVENT_KINDS, STORE_SCHEMA, Event, checked_event
+from limpet.server.store._filehashes import FileHashes
 from limpet.server.store._files import (
     TEMP_MARK,
     atomic_write,
@@ -39,6 +40,7 @@ __all__ = [
     "Changes",
     "Event",
     "checked_event",
+    "FileHashes",
     "FileState",
     "IdTaken",
     "ThreadStore",

@@ -8,6 +8,7 @@ folder (see _layout), so reads and reconciles never change a committed byte, and
 process does not re-anchor what another one already placed.
 
     derived(thread TEXT PRIMARY KEY, base TEXT, record BLOB)
+    files(path TEXT PRIMARY KEY, state TEXT, hash TEXT)      (see _filehashes)
 
 `base` is the id of the event that set the committed anchor: a row whose base is not the
 thread's current one (someone moved the thread since) is ignored. Every failure here (a
@@ -115,6 +116,35 @@ class DerivedCache:
                 return 0
         return len(entries)
 
+    def load_files(self) -> list[tuple[str, str, str]]:
+        """The `files` rows (path, state, hash); none when there is no cache yet."""
+        with self._lock:
+            db = self._open(create=False)
+            if db is None:
+                return []
+            try:
+                return db.conn.execute("SELECT path, state, hash FROM files").fetchall()
+            except sqlite3.Error as exc:
+                self._damaged(db, exc)
+                return []
+
+    def save_files(self, rows: list[tuple[str, str, str]]) -> int:
+        """Upsert `files` rows (into a private folder that exists: hashes never create one)."""
+        if not rows:
+            return 0
+        with self._lock:
+            db = self._open(create=True, new_folder=False)
+            if db is None:
+                return 0
+            try:
+                with db.conn:
+                    db.conn.executemany("INSERT INTO files(path, state, hash) VALUES (?, ?, ?) ON CONFLICT(path) "
+                                        "DO UPDATE SET state=excluded.state, hash=excluded.hash", rows)
+            except sqlite3.Error as exc:
+                self._damaged(db, exc)
+                return 0
+        return len(rows)
+
     def close(self) -> None:
         with self._lock:
             if self._db is not None:
@@ -123,8 +153,8 @@ class DerivedCache:
                 self._db = None
 
     # -- the database file ------------------------------------------------------------------
-    def _open(self, *, create: bool) -> _Db | None:
-        folder = self._folder(create)
+    def _open(self, *, create: bool, new_folder: bool = True) -> _Db | None:
+        folder = self._folder(create and new_folder)
         if folder is None:
             return None
         path = folder / "derived.sqlite"
@@ -145,10 +175,13 @@ class DerivedCache:
             conn.execute("PRAGMA synchronous=OFF")  # a cache: a crash costs recomputation, never data
             conn.execute("CREATE TABLE IF NOT EXISTS derived (thread TEXT PRIMARY KEY, base TEXT NOT NULL, "
                          "record BLOB NOT NULL)")
+            conn.execute("CREATE TABLE IF NOT EXISTS files (path TEXT PRIMARY KEY, state TEXT NOT NULL, "
+                         "hash TEXT NOT NULL)")
             version = conn.execute("PRAGMA user_version").fetchone()[0]
             if version != _SCHEMA:
                 with conn:
                     conn.execute("DELETE FROM derived")
+                    conn.execute("DELETE FROM files")
                 conn.execute(f"PRAGMA user_version={_SCHEMA}")
         except (sqlite3.Error, OSError) as exc:
             self._warn(f"derived-state cache unavailable at {path} ({exc}); positions are recomputed")

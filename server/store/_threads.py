@@ -36,6 +36,7 @@ from limpet.server.store._documents import Documents
 from limpet.server.store._entries import Entry, load_entry, restorable
 from limpet.server.store._entrycache import EntryCache, code_key
 from limpet.server.store._events import Event, dump_event, event_order
+from limpet.server.store._filehashes import FileHashes
 from limpet.server.store._files import atomic_write, cross_process_lock, remove_stale_temps, storage_failed
 from limpet.server.store._fold import Apply, fold, stamped
 from limpet.server.store._gc import gc_paused
@@ -79,7 +80,9 @@ class ThreadStore:
         self._order = ThreadOrder(lambda: iter(self._threads.values()), self._threads.__getitem__)
         self._tracker = DirTracker(self.threads_dir)
         self._legacy_possible = True  # until a full scan finds no `.json` thread file
-        self._positions = Positions(DerivedCache(self.private_folder), workspace.normalize)
+        derived = DerivedCache(self.private_folder)
+        self._positions = Positions(derived, workspace.normalize)
+        self.file_hashes = FileHashes(derived)  # for the service's content checks
         self._entry_cache = EntryCache(self.private_folder, code_key(Thread, Anchor, Event, apply, fold, vet_thread))
         self._reported: dict[str, tuple[str, ...]] = {}
         self._guard = threading.Lock()
@@ -322,12 +325,13 @@ class ThreadStore:
 
     @property
     def pending(self) -> int:
-        return self._positions.pending + self._entry_cache.worth_saving
+        return self._positions.pending + self._entry_cache.worth_saving + self.file_hashes.pending
 
     def flush_staged(self) -> int:
         """Save staged positions to the derived cache, and the folded threads read from their
         files to the thread cache when worth it (best effort: they are caches)."""
         saved = self._positions.flush()
+        self.file_hashes.flush()  # after the positions: into the cache they created
         self._entry_cache.save(lambda: set(self._entries))
         return saved
 
