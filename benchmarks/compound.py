@@ -12,13 +12,22 @@ expo libraries on npm ship their Android and iOS sources; PyPI sdists and wheels
     .venv/bin/python benchmarks/anchoring_inprocess.py --cases ~/.cache/limpet-compound/cases-compound.jsonl.gz
     .venv/bin/python ../shared/bench/anchoring/run.py --engine fuzzy --cases ~/.cache/limpet-compound/cases-compound.jsonl.gz
 
+`--set b` builds the same recipe over a second, independent package list (PACKAGES_B: none of them in
+set a, the held-out list or the public six) into ~/.cache/limpet-compound-b/cases-compound-b.jsonl.gz,
+to check an engine change on packages it was not tuned on:
+
+    .venv/bin/python benchmarks/compound.py --set b -v
+
 Third-party code and the built cases stay in ~/.cache/limpet-compound/ (never committed). The output
 is deterministic: sampling is seeded by package, pair and category; the gzip mtime is 0.
 """
 
 from __future__ import annotations
 
+import argparse
 import sys
+from dataclasses import replace
+from functools import partial
 from pathlib import Path
 
 if __package__ in (None, ""):
@@ -32,6 +41,8 @@ from benchmarks._heldout_truth import Cand  # noqa: E402
 
 CACHE = Path.home() / ".cache" / "limpet-compound"
 OUT = CACHE / "cases-compound.jsonl.gz"
+CACHE_B = Path.home() / ".cache" / "limpet-compound-b"
+OUT_B = CACHE_B / "cases-compound-b.jsonl.gz"
 STANDARD = ["shifted", "edited", "renamed", "moved_file", "deleted", "line"]
 CATEGORIES = COMPOUND + STANDARD
 PAIR_CAP = dict.fromkeys(COMPOUND, 4) | dict.fromkeys(STANDARD, 1) | {"renamed": 2, "moved_file": 2, "line_gone": 2}
@@ -77,9 +88,40 @@ PACKAGES: tuple[Package, ...] = (
         "13.10.7 13.12.5 13.14.2 13.16.2"), ("android",), (".java", ".kt")),
 )
 
+# Set b: an independent check, packages in none of set a, the held-out list and the public six.
+PACKAGES_B: tuple[Package, ...] = (
+    Package("pypi", "flask", "python", _v("1.1.4 2.0.3 2.1.3 2.2.5 2.3.3 3.0.3 3.1.0 3.1.3"), ("src", "tests")),
+    Package("pypi", "sqlparse", "python", _v("0.2.4 0.3.0 0.3.1 0.4.0 0.4.2 0.4.4 0.5.0 0.5.1 0.5.3 0.6.0"),
+            ("sqlparse", "tests")),
+    Package("pypi", "pyparsing", "python", _v("3.0.0 3.0.5 3.0.9 3.1.0 3.1.2 3.1.4 3.2.0 3.2.3 3.3.0 3.3.3"),
+            ("pyparsing", "tests")),
+    Package("pypi", "more-itertools", "python", _v(
+        "8.0.0 8.14.0 9.0.0 9.1.0 10.0.0 10.2.0 10.3.0 10.4.0 10.5.0 10.6.0 10.7.0 10.8.0 11.0.0 11.1.0 11.2.1"),
+        ("more_itertools", "tests")),
+    Package("pypi", "psutil", "c", _v("5.6.7 5.7.3 5.8.0 5.9.0 5.9.4 5.9.8 6.0.0 6.1.1 7.0.0 7.1.0 7.1.3 7.2.2"),
+            ("psutil",), (".c", ".h"), h_language="c"),
+    Package("pypi", "pikepdf", "cpp", _v(
+        "5.6.1 6.0.2 6.2.9 7.0.0 7.2.0 8.0.0 8.5.0 8.10.0 8.15.1 9.0.0 9.5.0 9.11.0 10.0.0 10.5.0 10.10.0 10.18.0"),
+        ("src",), (".cpp", ".h"), h_language="cpp"),  # src/qpdf/ became src/core/ in 7.0.0
+    Package("npm", "mocha", "javascript", _v(
+        "7.2.0 8.4.0 9.2.2 10.0.0 10.2.0 10.4.0 10.6.0 10.8.2 11.0.1 11.3.0 11.7.0 12.0.0"), ("lib",), JS),
+    Package("npm", "@reduxjs/toolkit", "typescript", _v(
+        "1.5.0 1.6.0 1.7.0 1.8.0 1.9.0 1.9.7 2.0.0 2.2.0 2.4.0 2.6.0 2.8.0 2.10.0 2.12.0 2.14.0"), ("src",), TS),
+    Package("npm", "react-native-gesture-handler", "kotlin", _v(
+        "2.0.0 2.3.0 2.6.0 2.9.0 2.12.0 2.14.0 2.16.0 2.18.0 2.20.0 2.22.0 2.24.0 2.26.0 2.28.0 2.30.0 3.0.0"),
+        ("android",), (".java", ".kt")),
+    Package("npm", "expo-image", "swift", _v(
+        "1.0.0 1.2.0 1.3.0 1.5.0 1.8.0 1.10.0 1.12.0 1.13.0 2.0.0 2.1.0 2.3.0 2.4.0 3.0.0 55.0.0 56.0.0 57.0.0"),
+        ("ios", "android"), NATIVE),
+    Package("npm", "react-native-reanimated", "cpp", _v(
+        "2.3.0 2.5.0 2.8.0 2.10.0 2.12.0 2.14.4 2.17.0 3.0.2 3.3.0 3.5.4 3.8.1 3.10.1 3.12.1 3.14.0 3.16.7 "
+        "3.19.5"), ("Common", "android"), NATIVE, h_language="cpp"),
+)
+SETS = {"a": (PACKAGES, CACHE, OUT), "b": (PACKAGES_B, CACHE_B, OUT_B)}
 
-def _trees(pkg: Package, v0: str, v1: str) -> tuple[dict[str, str], dict[str, str]]:
-    before, after = source_tree(pkg, v0, CACHE), source_tree(pkg, v1, CACHE)
+
+def _trees(pkg: Package, v0: str, v1: str, cache: Path) -> tuple[dict[str, str], dict[str, str]]:
+    before, after = source_tree(pkg, v0, cache), source_tree(pkg, v1, cache)
 
     def root_of(p: str) -> str:
         return next((r for r in pkg.roots if p == r or p.startswith(r + "/")), "")
@@ -89,8 +131,8 @@ def _trees(pkg: Package, v0: str, v1: str) -> tuple[dict[str, str], dict[str, st
             {p: t for p, t in after.items() if root_of(p) in keep})
 
 
-def pair_candidates(pkg: Package, v0: str, v1: str) -> tuple[CompoundPair, list[Cand]] | None:
-    before, after = _trees(pkg, v0, v1)
+def pair_candidates(pkg: Package, v0: str, v1: str, cache: Path = CACHE) -> tuple[CompoundPair, list[Cand]] | None:
+    before, after = _trees(pkg, v0, v1, cache)
     pair = CompoundPair(before, after, symbols_for(pkg.h_language))
     if not pair.changed or sum(len(before.get(p, "")) + len(after.get(p, "")) for p in pair.changed) > MAX_PAIR_BYTES:
         return None
@@ -110,7 +152,12 @@ RECIPE = Recipe(CATEGORIES, pair_candidates, shared=SHARED, keep_all=KEEP_ALL)
 
 
 def main(argv=None) -> int:
-    return run(__doc__, RECIPE, PACKAGES, OUT, DEFAULT_QUOTA, lambda pkgs, jobs: fetch_all(pkgs, jobs, CACHE), argv)
+    pre = argparse.ArgumentParser(add_help=False)  # --set picks the list; run() parses the rest
+    pre.add_argument("--set", choices=SETS, default="a")
+    chosen, rest = pre.parse_known_args(argv)
+    packages, cache, out = SETS[chosen.set]
+    recipe = replace(RECIPE, pair_candidates=partial(pair_candidates, cache=cache))
+    return run(__doc__, recipe, packages, out, DEFAULT_QUOTA, lambda pkgs, jobs: fetch_all(pkgs, jobs, cache), rest)
 
 
 if __name__ == "__main__":
