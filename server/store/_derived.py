@@ -116,17 +116,18 @@ class DerivedCache:
                 return 0
         return len(entries)
 
-    def load_files(self) -> list[tuple[str, str, str]]:
-        """The `files` rows (path, state, hash); none when there is no cache yet."""
+    def file_row(self, path: str) -> tuple[object, object] | None:
+        """The `files` row of `path` (state, hash), if any. One lookup per file a process asks
+        about: the table holds every file an orphan search hashed, most of them never asked for."""
         with self._lock:
             db = self._open(create=False)
             if db is None:
-                return []
+                return None
             try:
-                return db.conn.execute("SELECT path, state, hash FROM files").fetchall()
+                return db.conn.execute("SELECT state, hash FROM files WHERE path = ?", (path,)).fetchone()
             except sqlite3.Error as exc:
                 self._damaged(db, exc)
-                return []
+                return None
 
     def save_files(self, rows: list[tuple[str, str, str]]) -> int:
         """Upsert `files` rows (into a private folder that exists: hashes never create one)."""

@@ -32,21 +32,20 @@ class FileHashes:
 
     def __init__(self, cache: DerivedCache) -> None:
         self._cache = cache
-        self._known: dict[str, tuple[FileState, str]] | None = None  # loaded on first use
+        self._known: dict[str, tuple[FileState, str] | None] = {}  # rows looked up so far (None: no usable row)
         self._fresh: dict[str, tuple[FileState, str]] = {}
         self._lock = threading.Lock()
 
     def get(self, rel: str, state: FileState) -> str | None:
         """The hash an earlier process computed for this file at this very stat."""
-        known = self._loaded().get(rel)
+        known = self._row(rel)
         return known[1] if known is not None and known[0] == state else None
 
     def put(self, rel: str, state: FileState, digest: str) -> None:
         if time.time_ns() - max(state.mtime_ns, state.ctime_ns) < _RACY_NS:
             return
-        known = self._loaded().get(rel)
-        if known is None or known != (state, digest):
-            with self._lock:
+        with self._lock:
+            if self._known.get(rel) != (state, digest):
                 self._fresh[rel] = (state, digest)
 
     @property
@@ -57,20 +56,23 @@ class FileHashes:
         """Save the hashes computed since the last flush (best effort: it is a cache)."""
         with self._lock:
             fresh, self._fresh = self._fresh, {}
+            self._known.update(fresh)
         if not fresh:
             return 0
-        self._loaded().update(fresh)
         return self._cache.save_files([(rel, ",".join(map(str, st)), digest) for rel, (st, digest) in fresh.items()])
 
-    def _loaded(self) -> dict[str, tuple[FileState, str]]:
-        if self._known is None:
-            known = {}
-            for rel, state, digest in self._cache.load_files():
-                parsed = _state(state)
-                if parsed is not None and isinstance(rel, str) and isinstance(digest, str) and _HASH.fullmatch(digest):
-                    known[rel] = (parsed, digest)
-            self._known = known
-        return self._known
+    def _row(self, rel: str) -> tuple[FileState, str] | None:
+        if rel in self._known:
+            return self._known[rel]
+        row = self._cache.file_row(rel)
+        parsed = None
+        if row is not None:
+            state, digest = _state(row[0]), row[1]
+            if state is not None and isinstance(digest, str) and _HASH.fullmatch(digest):
+                parsed = (state, digest)
+        with self._lock:
+            self._known[rel] = parsed
+        return parsed
 
 
 def _state(text: object) -> FileState | None:
