@@ -80,6 +80,11 @@ class HashCache:
             keep[rel] = (data, digest)
         return digest
 
+    def prefetch(self, paths: Iterable[str]) -> None:
+        """Look up what earlier processes hashed for these files, in one query."""
+        if self._known is not None:
+            self._known.prefetch(p for p in paths if p not in self._hashes)
+
     def remember(self, rel: str, data: bytes) -> None:
         state = self.ws.state(rel)
         if state is not None:
@@ -141,6 +146,8 @@ class Reconciler:
         changes, so the list's identity says nothing was re-anchored since."""
         out: list[Thread] = []
         seen = self._current
+        paths = list(paths)
+        self.hashes.prefetch(paths)
         for path in paths:
             threads = by_file.get(path)
             if not threads:
@@ -245,6 +252,7 @@ class Reconciler:
                      workspace: str | None) -> list[str]:
         out = []
         seen, checked = self._current, self.store.checked
+        self.hashes.prefetch(by_file)
         for path, ts in by_file.items():
             current = self.hashes.hash_of(path, keep)
             known = seen.get(path)

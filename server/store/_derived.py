@@ -116,18 +116,23 @@ class DerivedCache:
                 return 0
         return len(entries)
 
-    def file_row(self, path: str) -> tuple[object, object] | None:
-        """The `files` row of `path` (state, hash), if any. One lookup per file a process asks
-        about: the table holds every file an orphan search hashed, most of them never asked for."""
+    def file_rows(self, paths: list[str]) -> list[tuple[object, object, object]]:
+        """The `files` rows (path, state, hash) of `paths`. Only the files a process asks about:
+        the table holds every file an orphan search hashed, most of them never asked for."""
         with self._lock:
             db = self._open(create=False)
             if db is None:
-                return None
+                return []
+            rows: list[tuple[object, object, object]] = []
             try:
-                return db.conn.execute("SELECT state, hash FROM files WHERE path = ?", (path,)).fetchone()
+                for at in range(0, len(paths), 500):  # under SQLite's limit on bound parameters
+                    chunk = paths[at:at + 500]
+                    rows += db.conn.execute("SELECT path, state, hash FROM files WHERE path IN "
+                                            f"({','.join('?' * len(chunk))})", chunk).fetchall()
             except sqlite3.Error as exc:
                 self._damaged(db, exc)
-                return None
+                return []
+        return rows
 
     def save_files(self, rows: list[tuple[str, str, str]]) -> int:
         """Upsert `files` rows (into a private folder that exists: hashes never create one)."""

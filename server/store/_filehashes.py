@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 import threading
 import time
+from collections.abc import Iterable
 
 from limpet.server.store._derived import DerivedCache
 from limpet.server.store._paths import FileState
@@ -61,18 +62,24 @@ class FileHashes:
             return 0
         return self._cache.save_files([(rel, ",".join(map(str, st)), digest) for rel, (st, digest) in fresh.items()])
 
-    def _row(self, rel: str) -> tuple[FileState, str] | None:
-        if rel in self._known:
-            return self._known[rel]
-        row = self._cache.file_row(rel)
-        parsed = None
-        if row is not None:
-            state, digest = _state(row[0]), row[1]
-            if state is not None and isinstance(digest, str) and _HASH.fullmatch(digest):
-                parsed = (state, digest)
+    def prefetch(self, paths: Iterable[str]) -> None:
+        """Look up the rows of many files at once (a reconcile is about to ask for each)."""
+        wanted = [p for p in paths if p not in self._known]
+        if not wanted:
+            return
+        found: dict[str, tuple[FileState, str] | None] = dict.fromkeys(wanted)
+        for rel, state, digest in self._cache.file_rows(wanted):
+            parsed = _state(state)
+            if rel in found and parsed is not None and isinstance(digest, str) and _HASH.fullmatch(digest):
+                found[rel] = (parsed, digest)  # type: ignore[index]
         with self._lock:
-            self._known[rel] = parsed
-        return parsed
+            for rel, row in found.items():
+                self._known.setdefault(rel, row)
+
+    def _row(self, rel: str) -> tuple[FileState, str] | None:
+        if rel not in self._known:
+            self.prefetch([rel])
+        return self._known.get(rel)
 
 
 def _state(text: object) -> FileState | None:
