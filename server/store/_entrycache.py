@@ -24,7 +24,6 @@ from __future__ import annotations
 import logging
 import os
 import sys
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import BinaryIO
@@ -45,7 +44,6 @@ _NAME = "threads.cache"
 _MAGIC = b"LIMPETC1"
 _CHUNK = 1000  # entries per chunk
 _LENGTH = 4  # bytes of a chunk's length (big-endian)
-_RACY_NS = 3_000_000_000  # files changed this recently are not kept (see the docstring)
 _MIN_MISSES = 64  # a rewrite costs a write of the whole cache: not for a handful of files
 
 
@@ -105,7 +103,7 @@ class EntryCache:
 
     def put(self, thread_id: str, state: FileState, key: str, deleted: bool, thread: Thread | None) -> None:
         """A clean fold just read from its file (see the docstring for what is kept)."""
-        if time.time_ns() - state.ctime_ns < _RACY_NS:
+        if not state.settled():
             return
         self._fresh[thread_id] = CachedEntry(tuple(state), key, deleted, thread)
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import re
 import threading
-import time
 from collections.abc import Iterable
 
 from limpet.server.store._derived import DerivedCache
@@ -24,7 +23,6 @@ from limpet.server.store._paths import FileState
 
 __all__ = ["FileHashes"]
 
-_RACY_NS = 3_000_000_000  # hashes of files changed this recently are not kept
 _HASH = re.compile(r"[0-9a-f]{16,128}")
 
 
@@ -43,7 +41,7 @@ class FileHashes:
         return known[1] if known is not None and known[0] == state else None
 
     def put(self, rel: str, state: FileState, digest: str) -> None:
-        if time.time_ns() - max(state.mtime_ns, state.ctime_ns) < _RACY_NS:
+        if not state.settled():
             return
         with self._lock:
             if self._known.get(rel) != (state, digest):

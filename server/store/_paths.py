@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import stat
+import time
 from pathlib import Path
 from typing import NamedTuple
 from urllib.parse import unquote
@@ -37,6 +38,15 @@ class FileState(NamedTuple):
     mtime_ns: int
     ino: int
     ctime_ns: int  # changes on any write, even one that keeps the size and the mtime
+
+    def settled(self) -> bool:
+        """Was the file last written long enough ago that a later write must change its stat?
+        A write within the file system's clock tick could leave it unchanged (git's "racily
+        clean" files): what is derived from a file this fresh is not kept for other processes."""
+        return time.time_ns() - max(self.mtime_ns, self.ctime_ns) >= RACY_NS
+
+
+RACY_NS = 3_000_000_000  # see FileState.settled
 
 
 def file_state(st: os.stat_result) -> FileState:

@@ -23,3 +23,12 @@ def site(workspace):
 def page(browser, site):
     with watched_page(browser) as p:
         yield p
+
+
+@pytest.fixture
+def settled(monkeypatch):
+    """Files count as settled at once (outside tests: 3 seconds after their last write, see
+    FileState.settled): what the caches keep for other processes is kept at once."""
+    from limpet.server.store import _paths
+
+    monkeypatch.setattr(_paths, "RACY_NS", 0)

@@ -13,13 +13,7 @@ import sqlite3
 import pytest
 
 from limpet.server.core import Service
-from limpet.server.store import Workspace, _filehashes
-
-
-@pytest.fixture
-def settled(monkeypatch):
-    """Files count as settled at once (outside tests: after 3 seconds, see _filehashes)."""
-    monkeypatch.setattr(_filehashes, "_RACY_NS", 0)
+from limpet.server.store import Workspace
 
 
 @pytest.fixture

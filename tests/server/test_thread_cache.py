@@ -15,12 +15,6 @@ from limpet.server.store import FileState, _entries, _entrycache
 
 
 @pytest.fixture
-def settled(monkeypatch):
-    """Files count as settled at once (outside tests: after 3 seconds, see _entrycache)."""
-    monkeypatch.setattr(_entrycache, "_RACY_NS", 0)
-
-
-@pytest.fixture
 def file_reads(monkeypatch):
     reads: list[str] = []
     real = _entries.read_entry
