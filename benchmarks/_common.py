@@ -50,6 +50,17 @@ def python_source(i: int, functions: int = 10) -> str:
     return "".join(parts)
 
 
+def settle() -> None:
+    """Wait until files written just now count as settled (FileState.settled): before that a
+    process does not keep what it derived from them for the next one, so a workspace measured
+    the moment it was made measures that transient, not what a user's committed threads cost."""
+    import time
+
+    from limpet.server.store._paths import RACY_NS
+
+    time.sleep(RACY_NS / 1e9 + 0.1)
+
+
 def make_workspace(root: Path, files: int, threads_per_file: int) -> list[str]:
     """Write `files` modules and add `threads_per_file` threads to each through the service's
     bulk path. Returns the thread ids."""

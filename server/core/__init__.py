@@ -21,7 +21,7 @@ from limpet.server.core._review_text import REFERENCE as REVIEW_REFERENCE
 from limpet.server.core._review_text import ReviewMode
 from limpet.server.core._search import search_threads
 from limpet.server.core._service import Service
-from limpet.server.core._validation import invalid_argument_from
+from limpet.server.core._validation import invalid_argument_from, invalid_argument_from_decoding
 
 __all__ = [
     "EXPORT_SCHEME",
@@ -37,6 +37,7 @@ __all__ = [
     "export_workspaces",
     "format_time",
     "invalid_argument_from",
+    "invalid_argument_from_decoding",
     "is_glob",
     "local_author",
     "search_threads",

@@ -1,5 +1,6 @@
-"""Input checked with pydantic models (the tools' arguments) or msgspec types (events), reported
-as limpet's INVALID_ARGUMENT naming the field."""
+"""Input checked with msgspec types (the tools' arguments, events) or pydantic models (the
+editor's settings and commands, a page's selection report), reported as limpet's
+INVALID_ARGUMENT naming the field."""
 
 from __future__ import annotations
 
@@ -8,12 +9,16 @@ from typing import TYPE_CHECKING, Any
 
 from limpet.model import InvalidArgument
 
-if TYPE_CHECKING:  # pydantic is imported by the doors that validate arguments, not by a `limpet list`
+if TYPE_CHECKING:  # pydantic is imported by the doors that use it, not by a `limpet list`
     from pydantic import ValidationError
 
 __all__ = ["invalid_argument_from", "invalid_argument_from_decoding"]
 
 _AT = re.compile(r" - at `\$\.?([^`]*)`$")
+# msgspec names a missing or unknown field in its message, at the object's own path.
+_NAMED = re.compile(r"^Object (missing required|contains unknown) field `([^`]*)`$")
+_NAMED_WORDS = {"missing required": ("required", "missing"),
+                "contains unknown": ("unknown argument: not one this operation takes", "extra_forbidden")}
 
 
 def invalid_argument_from(exc: ValidationError) -> InvalidArgument:
@@ -41,9 +46,13 @@ def invalid_argument_from_decoding(exc: Exception) -> InvalidArgument:
     ValueError("a created event needs anchor")."""
     text = str(exc)
     found = _AT.search(text)
-    if found is None:
-        return InvalidArgument(text, details={"errors": [{"field": "", "message": text, "type": "value_error"}]})
-    field = re.sub(r"\[\d+\]", "", found.group(1)) or None
-    message = text[: found.start()]
-    details = {"errors": [{"field": field or "", "message": message, "type": "value_error"}]}
+    path = re.sub(r"\[\d+\]", "", found.group(1)) if found else ""
+    message = text[: found.start()] if found else text
+    kind = "value_error"
+    named = _NAMED.match(message)
+    if named:
+        (message, kind), name = _NAMED_WORDS[named.group(1)], named.group(2)
+        path = f"{path}.{name}" if path else name
+    field = path or None
+    details = {"errors": [{"field": path, "message": message, "type": kind}]}
     return InvalidArgument(f"{field}: {message}" if field else message, field=field, details=details)

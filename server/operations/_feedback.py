@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import orjson
-from pydantic import Field
+from msgspec import Meta
 
 from limpet.model import LimpetError, StoreCorrupted, StoreError, Thread, ThreadNotFound
 from limpet.server.core import Service, ThreadFilter
-from limpet.server.operations._fields import Args, Out, ThreadId
+from limpet.server.operations._fields import NEXT_CURSOR, Args, Out, ThreadId, described
 from limpet.server.operations._paging import Cursor, PageLimit, page_of
 from limpet.server.operations._registry import operation
 
@@ -25,10 +25,10 @@ OPEN = ThreadFilter(status="open")
 
 
 class GetFeedbackArgs(Args):
-    filePath: str | None = Field(None, max_length=4096, description="Workspace-relative file path to filter by. "
-                                                                    "If omitted, returns all feedback.")
-    cursor: str | None = Cursor
-    limit: int = PageLimit(500)
+    filePath: described(Annotated[str, Meta(max_length=4096)] | None,
+                        "Workspace-relative file path to filter by. If omitted, returns all feedback.") = None
+    cursor: Cursor = None
+    limit: PageLimit(500) = 500
 
 
 class ResolveFeedbackArgs(Args):
@@ -41,7 +41,7 @@ class SummaryArgs(Args):
 
 class FeedbackResult(Out):
     feedback: list[dict[str, Any]]
-    nextCursor: str | None = Field(description="Pass as `cursor` for the next page; null on the last page")
+    nextCursor: described(str | None, NEXT_CURSOR)
 
 
 class ResolveFeedbackResult(Out):

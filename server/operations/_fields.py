@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, WithJsonSchema
+from msgspec import Meta
 
 from limpet.model import MAX_BODY, THREAD_ID_PATTERN, AuthorType, Health, Status, Tag
+from limpet.server.operations._declare import Args, Check, Out, Schema
 
 __all__ = [
     "Args",
@@ -45,8 +46,8 @@ def _check_text(value: str) -> str:
 
 ThreadId = Annotated[
     str,
-    AfterValidator(_check_thread_id),
-    WithJsonSchema(
+    Check(_check_thread_id),
+    Schema(
         {
             "type": "string",
             "pattern": THREAD_ID_PATTERN.pattern,
@@ -55,34 +56,26 @@ ThreadId = Annotated[
     ),
 ]
 FilePath = Annotated[
-    str,
-    Field(min_length=1, max_length=4096, description="Workspace-relative file path, POSIX style (e.g. src/auth.py)"),
+    str, Meta(min_length=1, max_length=4096, description="Workspace-relative file path, POSIX style (e.g. src/auth.py)")
 ]
 Body = Annotated[
     str,
-    Field(min_length=1, max_length=MAX_BODY, description="Comment text (plain text or markdown), at most 10,000 characters"),
-    AfterValidator(_check_text),
+    Meta(min_length=1, max_length=MAX_BODY, description="Comment text (plain text or markdown), at most 10,000 characters"),
+    Check(_check_text),
 ]
 TagName = Tag
 StatusName = Status
 HealthName = Health
 AuthorTypeName = AuthorType
-AuthorName = Annotated[str, Field(min_length=1, max_length=200, description="Who writes it (e.g. claude, alice)")]
+AuthorName = Annotated[str, Meta(min_length=1, max_length=200, description="Who writes it (e.g. claude, alice)")]
 
 
-# Models are built on first use (defer_build): a process validates the arguments and result
-# of one or a few operations, and building all of them at import was a tenth of a command's
-# cost (issue 17).
-class Args(BaseModel):
-    """Base for argument models: unknown arguments are refused, not silently ignored."""
-
-    model_config = ConfigDict(extra="forbid", str_max_length=1_000_000, defer_build=True)
+def described(tp: Any, description: str) -> Any:
+    """`tp` with a description for its field (the schema's text for clients)."""
+    return Annotated[tp, Meta(description=description)]
 
 
-class Out(BaseModel):
-    """Base for result models."""
-
-    model_config = ConfigDict(defer_build=True)
+NEXT_CURSOR = "Pass as `cursor` for the next page; null on the last page"
 
 
 class CommentOut(Out):
@@ -107,8 +100,6 @@ class DecisionOut(Out):
 class ThreadOut(Out):
     """The contract's thread JSON."""
 
-    model_config = ConfigDict(extra="allow")
-
     id: str
     file: str
     line_start: int
@@ -126,8 +117,8 @@ class ThreadOut(Out):
     ai_meta: dict[str, Any] | None
     created_at: str
     resolved_at: str | None
-    decision: dict[str, Any] | None = Field(description="{summary, decider, decided_at, status} once resolved")
-    comments: list[dict[str, Any]] = Field(description="[{id, body, author, author_type, created_at, edited_at}]")
+    decision: described(dict[str, Any] | None, "{summary, decider, decided_at, status} once resolved")
+    comments: described(list[dict[str, Any]], "[{id, body, author, author_type, created_at, edited_at}]")
 
 
 class ThreadResult(Out):
@@ -136,6 +127,6 @@ class ThreadResult(Out):
 
 class ThreadListResult(Out):
     threads: list[ThreadOut]
-    count: int = Field(description="Threads on this page")
-    total: int = Field(description="Threads matching the filters, on every page")
-    nextCursor: str | None = Field(description="Pass as `cursor` for the next page; null on the last page")
+    count: described(int, "Threads on this page")
+    total: described(int, "Threads matching the filters, on every page")
+    nextCursor: described(str | None, NEXT_CURSOR)

@@ -15,29 +15,27 @@ from bisect import bisect_right
 from collections.abc import Sequence
 from typing import Annotated, Any
 
+import msgspec
 import orjson
-from pydantic import Field, TypeAdapter, ValidationError
+from msgspec import Meta
 
 from limpet.model import InvalidArgument, Thread
-from limpet.server.core import invalid_argument_from
+from limpet.server.core import invalid_argument_from_decoding
 
 __all__ = ["MAX_PAGE", "Cursor", "PageLimit", "after", "cursor_key", "key_cursor", "next_cursor", "page_limit",
            "page_of"]
 
 MAX_PAGE = 1000
 
-Cursor = Field(None, max_length=8192, description="Continue after the page that returned this nextCursor "
-                                                  "(omit for the first page)")
+# `cursor: Cursor = None`
+Cursor = Annotated[Annotated[str, Meta(max_length=8192)] | None,
+                   Meta(description="Continue after the page that returned this nextCursor (omit for the first page)")]
+
+_LIMIT = Annotated[int, Meta(ge=1, le=MAX_PAGE)]
 
 
-_BOUNDS: dict[str, Any] = {"ge": 1, "le": MAX_PAGE}
-
-
-def PageLimit(default: int) -> Any:  # noqa: N802 (a Field factory, named like the field it makes)
-    return Field(default, **_BOUNDS, description=f"Threads per page (default {default}, at most {MAX_PAGE})")
-
-
-_LIMIT = TypeAdapter(Annotated[int, Field(**_BOUNDS)])
+def PageLimit(default: int) -> Any:  # noqa: N802 (a type, named like one): `limit: PageLimit(200) = 200`
+    return Annotated[_LIMIT, Meta(description=f"Threads per page (default {default}, at most {MAX_PAGE})")]
 
 
 def page_limit(raw: str | None, default: int, field: str = "limit") -> int:
@@ -45,9 +43,9 @@ def page_limit(raw: str | None, default: int, field: str = "limit") -> int:
     if raw is None:
         return default
     try:
-        return _LIMIT.validate_python(raw, strict=False)
-    except ValidationError as exc:
-        problem = invalid_argument_from(exc)
+        return msgspec.convert(raw, _LIMIT, strict=False)
+    except msgspec.ValidationError as exc:
+        problem = invalid_argument_from_decoding(exc)
         raise InvalidArgument(f"{field}: {problem.message}", field=field, details={field: raw[:40]}) from None
 
 

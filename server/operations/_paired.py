@@ -12,22 +12,35 @@ from collections import Counter
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
-from pydantic import AfterValidator, Field, WithJsonSchema
+import msgspec
+from msgspec import Meta
 
 from limpet.exporters import ExportFormat
 from limpet.model import DEFAULT_AUTHOR, MAX_LINE, Thread
 from limpet.server.core import Service, ThreadFilter, format_time, search_threads
-from limpet.server.operations._fields import Args, Body, FilePath, Out, TagName, ThreadId, ThreadOut
+from limpet.server.operations._declare import Check, Schema, dump
+from limpet.server.operations._fields import (
+    NEXT_CURSOR,
+    Args,
+    Body,
+    FilePath,
+    Out,
+    TagName,
+    ThreadId,
+    ThreadOut,
+    described,
+)
 from limpet.server.operations._paging import MAX_PAGE, Cursor, PageLimit, after, next_cursor, page_of
 from limpet.server.operations._registry import operation
 
-Line = Annotated[int, Field(ge=1, le=MAX_LINE, description="Line number (1-indexed)")]
+Line = Annotated[int, Meta(ge=1, le=MAX_LINE, description="Line number (1-indexed)")]
+Glob = Annotated[str, Meta(max_length=4096)]
 
 
 class AiMeta(Args):
-    model: str | None = Field(None, max_length=200)
-    confidence: float | None = Field(None, ge=0, le=1)
-    reasoning: str | None = Field(None, max_length=10_000)
+    model: Annotated[str, Meta(max_length=200)] | None = None
+    confidence: Annotated[float, Meta(ge=0, le=1)] | None = None
+    reasoning: Annotated[str, Meta(max_length=10_000)] | None = None
 
 
 class AddCommentArgs(Args):
@@ -35,8 +48,9 @@ class AddCommentArgs(Args):
     line: Line
     text: Body
     tag: TagName
-    author: str = Field(DEFAULT_AUTHOR, min_length=1, max_length=200, description="Author name (e.g. 'claude', 'gpt-4', 'user')")
-    aiMeta: AiMeta | None = Field(None, description="Optional AI metadata")
+    author: Annotated[str, Meta(min_length=1, max_length=200,
+                                description="Author name (e.g. 'claude', 'gpt-4', 'user')")] = DEFAULT_AUTHOR
+    aiMeta: described(AiMeta | None, "Optional AI metadata") = None
 
 
 class EditCommentArgs(Args):
@@ -63,39 +77,41 @@ def _instant(end: bool) -> Any:
             parsed = parsed.replace(hour=23, minute=59, second=59, microsecond=999_000)
         return format_time(parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC))
 
-    return AfterValidator(check)
+    return Check(check)
 
 
-Instant = Annotated[str, Field(max_length=64, json_schema_extra={"format": "date-time"})]
-Bool = Annotated[bool | None, WithJsonSchema({"type": "boolean"})]  # optional, but never null on the wire
+Instant = Annotated[str, Meta(max_length=64, extra_json_schema={"format": "date-time"})]
+Bool = Annotated[bool | None, Schema({"type": "boolean"})]  # optional, but never null on the wire
+_INSTANT = "ISO 8601 date-time (inclusive)"
 
 
 class DateRange(Args):
-    start: Annotated[Instant, _instant(end=False)] | None = Field(None, description="ISO 8601 date-time (inclusive)")
-    end: Annotated[Instant, _instant(end=True)] | None = Field(None, description="ISO 8601 date-time (inclusive)")
+    start: described(Annotated[Instant, _instant(end=False)] | None, _INSTANT) = None
+    end: described(Annotated[Instant, _instant(end=True)] | None, _INSTANT) = None
 
 
 class SearchFilters(Args):
     tag: TagName | None = None
-    author: str | None = Field(None, max_length=200)
-    filePath: str | None = Field(None, max_length=4096, description="A file path or glob pattern (e.g. src/**/*.py)")
-    hasAIMetadata: Bool = Field(None, description="Only AI-enriched comments (true) or only others (false)")
-    dateRange: DateRange = Field(default_factory=DateRange)
+    author: Annotated[str, Meta(max_length=200)] | None = None
+    filePath: described(Glob | None, "A file path or glob pattern (e.g. src/**/*.py)") = None
+    hasAIMetadata: described(Bool, "Only AI-enriched comments (true) or only others (false)") = None
+    dateRange: DateRange = msgspec.field(default_factory=DateRange)
 
 
 class SearchCommentsArgs(Args):
-    query: str = Field(min_length=1, max_length=1000, description="Regular expression, matched case-insensitively "
-                                                                   "against every comment of a thread")
-    filters: SearchFilters = Field(default_factory=SearchFilters, description="Optional filters to narrow results")
-    limit: int = Field(100, ge=1, le=MAX_PAGE, description="Max results to return")
-    cursor: str | None = Cursor
+    query: Annotated[str, Meta(min_length=1, max_length=1000, description="Regular expression, matched "
+                               "case-insensitively against every comment of a thread")]
+    filters: described(SearchFilters, "Optional filters to narrow results") = msgspec.field(
+        default_factory=SearchFilters)
+    limit: Annotated[int, Meta(ge=1, le=MAX_PAGE, description="Max results to return")] = 100
+    cursor: Cursor = None
 
 
 class GetFileCommentsArgs(Args):
     filePath: FilePath
-    includeOrphaned: bool = Field(True, description="Include orphaned comments (anchors no longer exist)")
-    cursor: str | None = Cursor
-    limit: int = PageLimit(500)
+    includeOrphaned: described(bool, "Include orphaned comments (anchors no longer exist)") = True
+    cursor: Cursor = None
+    limit: PageLimit(500) = 500
 
 
 class MoveCommentArgs(Args):
@@ -103,17 +119,17 @@ class MoveCommentArgs(Args):
     targetFile: FilePath
     commentId: ThreadId
     targetLine: Line
-    targetEndLine: Line | None = Field(None, description="Last line of the new range (default: keep the thread's span)")
+    targetEndLine: described(Line | None, "Last line of the new range (default: keep the thread's span)") = None
 
 
 class ExportOptionsArgs(Args):
-    includeSourceContext: bool = Field(False, description="Include surrounding code lines")
-    contextLines: int = Field(3, ge=0, le=20, description="Lines of context before/after")
+    includeSourceContext: described(bool, "Include surrounding code lines") = False
+    contextLines: Annotated[int, Meta(ge=0, le=20, description="Lines of context before/after")] = 3
 
 
 class ExportCommentsArgs(Args):
     format: ExportFormat
-    filePath: str | None = Field(None, max_length=4096, description="Export only this file or glob (omit for all files)")
+    filePath: described(Glob | None, "Export only this file or glob (omit for all files)") = None
     options: ExportOptionsArgs | None = None
 
 
@@ -127,10 +143,10 @@ class CommentResult(Out):
 
 class SearchResult(Out):
     results: list[ThreadOut]
-    totalResults: int = Field(description="How many results are returned")
-    hasMore: bool = Field(description="More threads match than `limit`: narrow the query, raise the limit or "
-                                      "pass nextCursor as `cursor`")
-    nextCursor: str | None = Field(description="Pass as `cursor` for the next page; null on the last page")
+    totalResults: described(int, "How many results are returned")
+    hasMore: described(bool, "More threads match than `limit`: narrow the query, raise the limit or pass "
+                             "nextCursor as `cursor`")
+    nextCursor: described(str | None, NEXT_CURSOR)
     query: str
     filters: dict[str, Any]
 
@@ -138,14 +154,14 @@ class SearchResult(Out):
 class FileCommentsResult(Out):
     filePath: str
     comments: list[ThreadOut]
-    commentCount: int = Field(description="Threads of the file (with includeOrphaned's choice), on every page")
+    commentCount: described(int, "Threads of the file (with includeOrphaned's choice), on every page")
     orphanedCount: int
     summary: dict[str, int]
-    nextCursor: str | None = Field(description="Pass as `cursor` for the next page; null on the last page")
+    nextCursor: described(str | None, NEXT_CURSOR)
 
 
 class MoveResult(CommentResult):
-    movedFrom: dict[str, Any] = Field(description="{filePath, line} before the move")
+    movedFrom: described(dict[str, Any], "{filePath, line} before the move")
 
 
 class ExportResultOut(Out):
@@ -172,7 +188,7 @@ def add_comment(svc: Service, a: AddCommentArgs) -> dict:
     anchored to the enclosing function/class and tracks code changes. Returns the comment id
     (commentId) and the anchored symbol. Errors: FILE_NOT_FOUND, INVALID_ANCHOR (line outside
     the file), INVALID_PATH."""
-    meta = a.aiMeta.model_dump(exclude_none=True) if a.aiMeta else None
+    meta = dump(a.aiMeta) if a.aiMeta else None
     t = svc.add(a.filePath, a.line, a.line, a.text, tag=a.tag, author=a.author, author_type="agent",
                 ai_meta=meta or None)
     return _comment_result(t)
@@ -217,7 +233,7 @@ def search_comments(svc: Service, a: SearchCommentsArgs) -> dict:
     found, more = matches[: a.limit], len(matches) > a.limit
     return {"results": [t.to_wire() for t in found], "totalResults": len(found), "hasMore": more,
             "nextCursor": next_cursor(found) if more else None,
-            "query": a.query, "filters": f.model_dump(exclude_none=True, exclude_defaults=True)}
+            "query": a.query, "filters": dump(f)}
 
 
 @operation(group="paired", args=GetFileCommentsArgs, result=FileCommentsResult, read_only=True, idempotent=True,

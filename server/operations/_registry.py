@@ -16,10 +16,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
-from pydantic import BaseModel, ValidationError
 
 from limpet.model import InvalidArgument, LimpetError
-from limpet.server.core import Service, invalid_argument_from
+from limpet.server.core import Service
+from limpet.server.operations._declare import Args, Out, validate
 from limpet.server.operations._schema import input_schema, output_schema
 
 __all__ = ["GROUPS", "Operation", "REGISTRY", "invoke", "operation", "operations_for", "validate_args"]
@@ -37,8 +37,8 @@ class Operation:
     group: str
     title: str
     description: str
-    args: type[BaseModel]
-    result: type[BaseModel] | None
+    args: type[Args]
+    result: type[Out] | None
     handler: Callable[[Service, Any], Any]
     read_only: bool = False
     destructive: bool = False
@@ -55,10 +55,10 @@ class Operation:
     renames: Mapping[str, str] = field(default_factory=dict)
 
     def input_schema(self) -> dict[str, Any]:
-        return input_schema(self.args.model_json_schema())
+        return input_schema(self.args)
 
     def output_schema(self) -> dict[str, Any] | None:
-        return output_schema(self.result.model_json_schema()) if self.result else None
+        return output_schema(self.result) if self.result else None
 
     def structured_content(self, result: Any) -> dict[str, Any]:
         if self.structured is not None:
@@ -72,8 +72,8 @@ REGISTRY: dict[str, Operation] = {}
 def operation(
     *,
     group: str,
-    args: type[BaseModel],
-    result: type[BaseModel] | None = None,
+    args: type[Args],
+    result: type[Out] | None = None,
     title: str | None = None,
     read_only: bool = False,
     destructive: bool = False,
@@ -120,16 +120,9 @@ def operations_for(groups: set[str] | None = None) -> list[Operation]:
     return sorted(chosen, key=lambda op: GROUPS.index(op.group))
 
 
-def validate_args(op: Operation, raw: Any) -> BaseModel:
-    """Validate raw arguments with the operation's model; INVALID_ARGUMENT names the field."""
-    if raw is None:
-        raw = {}
-    if not isinstance(raw, dict):
-        raise InvalidArgument("Arguments must be a JSON object", field=None)
-    try:
-        return op.args.model_validate(raw)
-    except ValidationError as exc:
-        raise invalid_argument_from(exc) from None
+def validate_args(op: Operation, raw: Any) -> Args:
+    """Validate raw arguments with the operation's struct; INVALID_ARGUMENT names the field."""
+    return validate(op.args, raw)
 
 
 def invoke(service: Service, name: str, raw: Any) -> tuple[Operation, Any]:

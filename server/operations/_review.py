@@ -6,60 +6,51 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 import orjson
-from pydantic import BeforeValidator, Field, ValidationInfo, field_validator, model_validator
+from msgspec import Meta
 
-from limpet.model import Health
+from limpet.model import Health, InvalidArgument
 from limpet.server.core import REVIEW_MODES, ReviewMode, Service
-from limpet.server.operations._fields import Args, Out
+from limpet.server.operations._fields import Args, Out, described
 from limpet.server.operations._registry import operation
 
-
-def _required(message: str):
-    def check(value: Any) -> Any:
-        if value is None or (isinstance(value, str) and not value.strip()):
-            raise ValueError(message)
-        return value
-
-    return check
+# Missing, null or blank: the seed's own words rather than a type error.
+_REQUIRED = {"content": "Content parameter is required", "baseUri": "baseUri parameter is required"}
 
 
-def _check_mode(value: Any) -> Any:
-    if value not in REVIEW_MODES:
-        raise ValueError("Mode must be 'replace', 'update-section', or 'append'")
-    return value
+def _invalid(field: str, message: str) -> InvalidArgument:
+    return InvalidArgument(f"{field}: {message}", field=field,
+                           details={"errors": [{"field": field, "message": message, "type": "value_error"}]})
 
 
 class PresentReviewArgs(Args):
-    content: Annotated[str, BeforeValidator(_required("Content parameter is required")), Field(
+    content: Annotated[str, Meta(
         max_length=1_000_000,
         description="Markdown content of the review: a brief summary, detailed findings with file references, "
                     "specific suggestions. Write references as [`filename:line`][] (rustdoc-style), e.g. "
                     "\"Updated authentication in [`src/auth.py:45`][]\"; limpet anchors each one to the code.")]
-    baseUri: Annotated[str, BeforeValidator(_required("baseUri parameter is required")), Field(
+    baseUri: Annotated[str, Meta(
         max_length=4096,
         description="Base directory for resolving relative file references: the workspace root "
                     "(absolute path or file:// URI), a folder inside it, or '.'.")]
-    mode: Annotated[ReviewMode, BeforeValidator(_check_mode), Field(
-        description="replace (default) - replace the entire review; update-section - replace one section "
-                    "(needs section); append - add to the end of the existing review")] = "replace"
-    section: str | None = Field(None, max_length=500, validate_default=True,
-                                description="Heading text of the section for update-section mode "
-                                            "(e.g. \"Summary\", \"Security Issues\")")
+    mode: described(ReviewMode, "replace (default) - replace the entire review; update-section - replace one "
+                                "section (needs section); append - add to the end of the existing review") = "replace"
+    section: described(Annotated[str, Meta(max_length=500)] | None,
+                       "Heading text of the section for update-section mode (e.g. \"Summary\", "
+                       "\"Security Issues\")") = None
 
-    @model_validator(mode="before")
     @classmethod
-    def _missing_is_none(cls, data: Any) -> Any:
-        # A missing content/baseUri gets the seed's message rather than pydantic's "Field required".
-        if isinstance(data, dict):
-            return {"content": None, "baseUri": None, **data}
-        return data
+    def prepare(cls, raw: dict[str, Any]) -> dict[str, Any]:
+        for name, message in _REQUIRED.items():
+            value = raw.get(name)
+            if value is None or (isinstance(value, str) and not value.strip()):
+                raise _invalid(name, message)
+        if "mode" in raw and raw["mode"] not in REVIEW_MODES:
+            raise _invalid("mode", "Mode must be 'replace', 'update-section', or 'append'")
+        return raw
 
-    @field_validator("section")
-    @classmethod
-    def _section_for_update(cls, value: str | None, info: ValidationInfo) -> str | None:
-        if info.data.get("mode") == "update-section" and not (value and value.strip()):
-            raise ValueError("Section parameter required for update-section mode")
-        return value
+    def check(self) -> None:
+        if self.mode == "update-section" and not (self.section and self.section.strip()):
+            raise _invalid("section", "Section parameter required for update-section mode")
 
 
 class GetSelectionArgs(Args):

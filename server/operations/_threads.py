@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import Field
+import msgspec
+from msgspec import Meta
 
 from limpet.model import DEFAULT_AUTHOR, MAX_LINE
 from limpet.server.core import Service, ThreadFilter
@@ -23,11 +24,13 @@ from limpet.server.operations._fields import (
     ThreadListResult,
     ThreadOut,
     ThreadResult,
+    described,
 )
 from limpet.server.operations._paging import Cursor, PageLimit, page_of
 from limpet.server.operations._registry import operation
 
-Line = Annotated[int, Field(ge=1, le=MAX_LINE, description="1-based line number (inclusive)")]
+Line = Annotated[int, Meta(ge=1, le=MAX_LINE, description="1-based line number (inclusive)")]
+Text = Annotated[str, Meta(max_length=4096)]
 
 
 class CommentAddArgs(Args):
@@ -35,19 +38,19 @@ class CommentAddArgs(Args):
     line_start: Line
     line_end: Line
     body: Body
-    tag: TagName = Field("NOTE", description="Category of the thread")
+    tag: described(TagName, "Category of the thread") = "NOTE"
     author: AuthorName = DEFAULT_AUTHOR
     author_type: AuthorTypeName = "agent"
 
 
 class CommentListArgs(Args):
-    file: str | None = Field(None, max_length=4096, description="Only threads on this file (workspace-relative path or glob)")
+    file: described(Text | None, "Only threads on this file (workspace-relative path or glob)") = None
     status: StatusName | None = None
     health: HealthName | None = None
-    author: str | None = Field(None, max_length=200)
+    author: Annotated[str, Meta(max_length=200)] | None = None
     tag: TagName | None = None
-    cursor: str | None = Cursor
-    limit: int = PageLimit(200)
+    cursor: Cursor = None
+    limit: PageLimit(200) = 200
 
 
 class CommentShowArgs(Args):
@@ -63,9 +66,10 @@ class CommentReplyArgs(Args):
 
 class CommentResolveArgs(Args):
     thread_id: ThreadId
-    decision: str | None = Field(None, min_length=1, max_length=10_000, description="What was decided (kept even if the thread is reopened later)")
-    wontfix: bool = Field(False, description="Close as won't fix instead of resolved")
-    author: AuthorName = Field(DEFAULT_AUTHOR, description="Who decides")
+    decision: described(Annotated[str, Meta(min_length=1, max_length=10_000)] | None,
+                        "What was decided (kept even if the thread is reopened later)") = None
+    wontfix: described(bool, "Close as won't fix instead of resolved") = False
+    author: described(AuthorName, "Who decides") = DEFAULT_AUTHOR
 
 
 class CommentReopenArgs(Args):
@@ -74,16 +78,15 @@ class CommentReopenArgs(Args):
 
 
 class CommentReconcileArgs(Args):
-    file: str | None = Field(None, max_length=4096, description="Only this file (default: the whole workspace)")
+    file: described(Text | None, "Only this file (default: the whole workspace)") = None
 
 
 class ReconcileResult(Out):
     counts: dict[str, int]
     checked: int
     changed: list[ThreadOut]
-    problems: dict[str, list[str]] = Field(
-        default_factory=dict, description="Store files that could not be fully read (skipped, kept as they are), "
-                                          "by path, with the reasons")
+    problems: described(dict[str, list[str]], "Store files that could not be fully read (skipped, kept as they "
+                                              "are), by path, with the reasons") = msgspec.field(default_factory=dict)
 
 
 def _thread(t) -> dict:
