@@ -119,17 +119,10 @@ class DirTracker:
         self.wd: int | None = None
         self.ino: int | None = None
         self.pending: set[str] | None = ALL
-        self.asked = False
 
     def changed(self) -> set[str] | None:
         """Names changed since the last call, or ALL. Checks that the folder is still the
-        one being watched (a checkout may have removed and recreated it).
-
-        The watch is set when asked a second time: the first answer is ALL either way, and a
-        command that asks once and exits then never loads inotify (~5 ms of a `limpet list`)."""
-        if not self.asked:
-            self.asked = True
-            return ALL
+        one being watched (a checkout may have removed and recreated it)."""
         try:
             st = os.stat(self.path)
             ino = st.st_ino

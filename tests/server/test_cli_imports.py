@@ -14,7 +14,8 @@ from limpet.server.core import Service, _reconcile
 
 # Modules a read of threads whose files did not change never needs.
 NOT_NEEDED = ("limpet.anchoring", "limpet.prompts", "limpet.exporters._markdown", "regex", "rapidfuzz",
-              "tree_sitter", "pyarrow", "starlette", "uvicorn", "mcp", "pygls", "jinja2", "markdown_it", "pygments")
+              "tree_sitter", "pyarrow", "starlette", "uvicorn", "mcp", "pygls", "jinja2", "markdown_it", "pygments",
+              "pydantic")
 
 _PROBE = """
 import json, sys
@@ -52,6 +53,13 @@ def test_a_fresh_list_or_show_loads_only_what_it_needs(workspace, tmp_path):
     for args in (["list"], ["show", t.id], ["list", "--json"]):
         loaded = _modules_of(workspace, tmp_path, *args)
         assert not [m for m in NOT_NEEDED if m in loaded], args
+
+
+def test_a_fresh_add_validates_its_arguments_without_pydantic(workspace, tmp_path):
+    """The operations are msgspec structs: pydantic (half a command's start) is for the doors
+    whose libraries need it (the MCP SDK, the editor's server)."""
+    loaded = _modules_of(workspace, tmp_path, "add", "src/auth.py:10-14", "about validate_token")
+    assert "pydantic" not in loaded and "limpet.server.operations" in loaded
 
 
 def test_a_fresh_read_leaves_settled_orphans_alone(workspace, monkeypatch):
