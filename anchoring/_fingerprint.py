@@ -7,10 +7,10 @@ values can be stored in an anchor and compared by a later run.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import zlib
-
-from rapidfuzz.distance import Indel
+from collections.abc import Callable
 
 from limpet.anchoring._text import normalized, replace_identifier, short_hash, tokens
 
@@ -106,11 +106,21 @@ def similarity(a: str, b: str) -> float:
     la, lb = _lines(a), _lines(b)
     if la == lb:
         return 1.0
+    similarity = _indel()
     if len(la) <= 3 or len(lb) <= 3:
-        by_line = Indel.normalized_similarity("\n".join(la), "\n".join(lb))
+        by_line = similarity("\n".join(la), "\n".join(lb))
     else:
-        by_line = Indel.normalized_similarity(la, lb)
-    return (by_line + Indel.normalized_similarity(_words(a), _words(b))) / 2
+        by_line = similarity(la, lb)
+    return (by_line + similarity(_words(a), _words(b))) / 2
+
+
+@functools.cache
+def _indel() -> Callable[..., float]:
+    # rapidfuzz loads with the first comparison: creating an anchor (`limpet add`) compares
+    # nothing, and importing it is ~5 ms of that command.
+    from rapidfuzz.distance import Indel
+
+    return Indel.normalized_similarity
 
 
 def blind_similarity(a: str, a_name: str | None, b: str, b_name: str | None) -> float:

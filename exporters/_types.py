@@ -9,9 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Literal, get_args
 
-from limpet.model import InvalidArgument, Thread
+from limpet.model import FORMATS, TASKS, ExportFormat, ExportTask, InvalidArgument, Thread
 
 __all__ = [
     "FORMATS",
@@ -26,10 +25,6 @@ __all__ = [
     "Progress",
 ]
 
-ExportFormat = Literal["json", "markdown", "jsonl", "parquet"]
-FORMATS: tuple[str, ...] = get_args(ExportFormat)
-ExportTask = Literal["comments", "review-pairs"]
-TASKS: tuple[str, ...] = get_args(ExportTask)
 MAX_CONTEXT_LINES = 20
 # Low-cardinality columns only: a Hive partition per distinct value must stay a small number.
 PARTITION_COLUMNS = ("workspace", "tag", "status", "health", "author_type", "author")

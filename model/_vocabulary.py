@@ -1,4 +1,5 @@
-"""The words of the domain, each spelled once: tags, statuses, healths, author types, limits.
+"""The words of the domain, each spelled once: tags, statuses, healths, author types, export
+formats and tasks, limits.
 
 Every door, schema, filter and exporter takes these from here; a `Literal` type and the
 tuple of its values are the same definition (the tuple is read off the type).
@@ -12,7 +13,11 @@ from typing import Literal, get_args
 __all__ = [
     "AUTHOR_TYPES",
     "DEFAULT_AUTHOR",
+    "FORMATS",
+    "TASKS",
     "AuthorType",
+    "ExportFormat",
+    "ExportTask",
     "HEALTHS",
     "Health",
     "MAX_BODY",
@@ -39,6 +44,12 @@ TAGS: tuple[str, ...] = get_args(Tag)
 STATUSES: tuple[str, ...] = get_args(Status)
 HEALTHS: tuple[str, ...] = get_args(Health)
 AUTHOR_TYPES: tuple[str, ...] = get_args(AuthorType)
+
+# What limpet exports to, and what for (limpet.exporters implements them; the tools name them).
+ExportFormat = Literal["json", "markdown", "jsonl", "parquet"]
+FORMATS: tuple[str, ...] = get_args(ExportFormat)
+ExportTask = Literal["comments", "review-pairs"]
+TASKS: tuple[str, ...] = get_args(ExportTask)
 
 # Who writes when a tool call names no author (every tool, every door; author_type "agent").
 # Seed 004 documents "ai" as add_comment's default; seed 002 documents none for comment_add.

@@ -1,7 +1,8 @@
 """limpet.server.cli: `limpet`, the command line for people and scripts — a thin door over
 the operations (each command runs the operation its MCP tool runs).
 
-    _app        the command group, shared options, running an operation, errors → exit codes
+    _app        the command group (each command's module loads when it runs: COMMAND_MODULES),
+                shared options, running an operation, errors → exit codes
     _threads    add, list, show, reply, resolve, reopen, reconcile
     _comments   edit, delete, move, search
     _export     export, import
@@ -14,11 +15,10 @@ the operations (each command runs the operation its MCP tool runs).
 from __future__ import annotations
 
 from limpet.model import LimpetError
-from limpet.server.cli import _comments, _export, _lsp, _mcp_config, _prompt, _serve, _threads  # noqa: F401  (register commands)
-from limpet.server.cli._app import cli, fail
+from limpet.server.cli._app import COMMAND_MODULES, cli, fail
 from limpet.server.core import Service
 
-__all__ = ["cli", "main"]
+__all__ = ["COMMAND_MODULES", "cli", "main"]
 
 
 def main(argv: list[str] | None = None) -> None:

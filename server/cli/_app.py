@@ -9,6 +9,7 @@ corrupted or too new, 1 anything else).
 
 from __future__ import annotations
 
+import importlib
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -20,7 +21,7 @@ from limpet.model import LimpetError
 from limpet.server.cli._hints import cli_suggestion
 from limpet.server.core import Service
 
-__all__ = ["author_option", "cli", "fail", "format_history", "format_thread", "json_option", "print_thread", "resolve_id", "run_op",
+__all__ = ["COMMAND_MODULES", "author_option", "cli", "fail", "format_history", "format_thread", "json_option", "print_thread", "resolve_id", "run_op",
            "service", "workspace_option"]
 
 
@@ -130,7 +131,31 @@ json_option = click.option("--json", "as_json", is_flag=True, help="Print the ma
 author_option = click.option("--author", default=None, help="Who is writing (default: $LIMPET_AUTHOR or $USER).")
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+# Each command's module, imported when the command runs (or help lists them all): a `limpet
+# list` does not build the export, serve, prompt and editor commands, nor import what they use.
+COMMAND_MODULES = {
+    "add": "_threads", "list": "_threads", "show": "_threads", "reply": "_threads", "resolve": "_threads",
+    "reopen": "_threads", "reconcile": "_threads",
+    "edit": "_comments", "delete": "_comments", "move": "_comments", "search": "_comments",
+    "export": "_export", "import": "_export",
+    "prompt": "_prompt", "serve": "_serve", "mcp-config": "_mcp_config", "lsp": "_lsp",
+}
+
+
+class _LazyCommands(click.Group):
+    """A group whose commands register themselves (`@cli.command`) when their module loads."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMAND_MODULES)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        module = COMMAND_MODULES.get(cmd_name)
+        if module is not None and cmd_name not in self.commands:
+            importlib.import_module(f"limpet.server.cli.{module}")
+        return super().get_command(ctx, cmd_name)
+
+
+@click.group(cls=_LazyCommands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--workspace", "-w", default=".", show_default=True, type=click.Path(file_okay=False),
               help="The workspace directory (a git checkout, usually).")
 @click.version_option(package_name="limpet")

@@ -135,7 +135,7 @@ class Service:
         selected = self._select(flt)
         # None selected: nothing to bring up to date, unless re-anchoring can bring threads in.
         if fresh and (selected or flt.depends_on_positions):
-            by_file = self._store.by_file()
+            by_file = self._store.by_file(refresh=False)  # the snapshot _select read
             exact = flt.exact_file
             stale = self._reconciler.stale_in(by_file, by_file if exact is None else (exact,))
             if stale:
@@ -167,7 +167,7 @@ class Service:
         if cached is None or cached[0] != version:
             if len(self._selections) >= 32:
                 self._selections.clear()
-            cached = self._selections[flt] = (version, list(flt.apply(self._store.all())))
+            cached = self._selections[flt] = (version, list(flt.apply(self._store.all(refresh=False))))
         return list(cached[1])
 
     def threads_on_text(self, file: str, text: bytes) -> list[Thread]:

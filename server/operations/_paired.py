@@ -15,8 +15,7 @@ from typing import Annotated, Any
 import msgspec
 from msgspec import Meta
 
-from limpet.exporters import ExportFormat
-from limpet.model import DEFAULT_AUTHOR, MAX_LINE, Thread
+from limpet.model import DEFAULT_AUTHOR, MAX_LINE, ExportFormat, Thread
 from limpet.server.core import Service, ThreadFilter, format_time, search_threads
 from limpet.server.operations._declare import Check, Schema, dump
 from limpet.server.operations._fields import (

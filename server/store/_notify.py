@@ -119,10 +119,17 @@ class DirTracker:
         self.wd: int | None = None
         self.ino: int | None = None
         self.pending: set[str] | None = ALL
+        self.asked = False
 
     def changed(self) -> set[str] | None:
         """Names changed since the last call, or ALL. Checks that the folder is still the
-        one being watched (a checkout may have removed and recreated it)."""
+        one being watched (a checkout may have removed and recreated it).
+
+        The watch is set at the second ask: the first answer is ALL either way, and a command
+        that reads once and exits (`limpet list`) then never loads inotify (~8 ms of it)."""
+        if not self.asked:
+            self.asked = True
+            return ALL
         try:
             st = os.stat(self.path)
             ino = st.st_ino

@@ -176,9 +176,12 @@ class ThreadStore:
             return all(s is None for s in states)
         return entry.states == states
 
-    def all(self) -> list[Thread]:
+    # refresh=False: the snapshot the caller's previous read caught up with (one read of the
+    # service asks for the version, then the threads, then their files: one look at the disk).
+    def all(self, *, refresh: bool = True) -> list[Thread]:
         """Every thread, sorted by (file, line_start, id)."""
-        self._refresh()
+        if refresh:
+            self._refresh()
         return self._order.sorted()
 
     def version(self) -> int:
@@ -186,9 +189,10 @@ class ThreadStore:
         self._refresh()
         return self._order.version
 
-    def by_file(self) -> dict[str, list[Thread]]:
+    def by_file(self, *, refresh: bool = True) -> dict[str, list[Thread]]:
         """file → its threads by line, from the same snapshot as `all` (do not mutate)."""
-        self._refresh()
+        if refresh:
+            self._refresh()
         return self._order.by_file()
 
     def for_file(self, rel: str) -> list[Thread]:

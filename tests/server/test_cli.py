@@ -5,10 +5,11 @@ from __future__ import annotations
 import json
 import subprocess
 
+import click
 import pytest
 from click.testing import CliRunner
 
-from limpet.server.cli import cli
+from limpet.server.cli import COMMAND_MODULES, cli
 
 
 def run(cmd, workspace, *args):
@@ -73,10 +74,23 @@ def test_every_command_is_documented_in_the_readme():
     from pathlib import Path
 
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
-    for name, command in cli.commands.items():
+    ctx = click.Context(cli)
+    for name in cli.list_commands(ctx):
+        command = cli.get_command(ctx, name)
         assert f"limpet {name}" in readme, f"README does not document `limpet {name}`"
         assert command.help, f"`limpet {name}` has no help text"
     assert CliRunner().invoke(cli, ["--help"]).exit_code == 0
+
+
+def test_each_command_loads_from_the_module_that_declares_it():
+    """COMMAND_MODULES names each command's module (so a `limpet list` loads only its own):
+    every command those modules declare is in it, under the module that declares it."""
+    import importlib
+
+    for module in set(COMMAND_MODULES.values()):
+        importlib.import_module(f"limpet.server.cli.{module}")
+    declared = {name: command.callback.__module__.rsplit(".", 1)[-1] for name, command in cli.commands.items()}
+    assert declared == COMMAND_MODULES
 
 
 def test_edit_move_search_delete_use_the_paired_operations(limpet_cmd, workspace):

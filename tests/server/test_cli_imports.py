@@ -15,7 +15,7 @@ from limpet.server.core import Service, _reconcile
 # Modules a read of threads whose files did not change never needs.
 NOT_NEEDED = ("limpet.anchoring", "limpet.prompts", "limpet.exporters._markdown", "regex", "rapidfuzz",
               "tree_sitter", "pyarrow", "starlette", "uvicorn", "mcp", "pygls", "jinja2", "markdown_it", "pygments",
-              "pydantic")
+              "pydantic", "inotify_simple")
 
 _PROBE = """
 import json, sys
