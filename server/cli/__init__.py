@@ -21,6 +21,29 @@ from limpet.server.core import Service
 __all__ = ["COMMAND_MODULES", "cli", "main"]
 
 
+def _load(module: str) -> None:
+    """Import one command module (its commands register on `cli`)."""
+    if module == "_threads":
+        from limpet.server.cli import _threads  # noqa: F401
+    elif module == "_comments":
+        from limpet.server.cli import _comments  # noqa: F401
+    elif module == "_export":
+        from limpet.server.cli import _export  # noqa: F401
+    elif module == "_prompt":
+        from limpet.server.cli import _prompt  # noqa: F401
+    elif module == "_serve":
+        from limpet.server.cli import _serve  # noqa: F401
+    elif module == "_mcp_config":
+        from limpet.server.cli import _mcp_config  # noqa: F401
+    elif module == "_lsp":
+        from limpet.server.cli import _lsp  # noqa: F401
+    else:
+        raise KeyError(module)
+
+
+cli.load = _load
+
+
 def main(argv: list[str] | None = None) -> None:
     try:
         cli.main(args=argv, prog_name="limpet", standalone_mode=True)

@@ -9,7 +9,6 @@ corrupted or too new, 1 anything else).
 
 from __future__ import annotations
 
-import importlib
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -143,7 +142,11 @@ COMMAND_MODULES = {
 
 
 class _LazyCommands(click.Group):
-    """A group whose commands register themselves (`@cli.command`) when their module loads."""
+    """A group whose commands register themselves (`@cli.command`) when their module loads:
+    `load(module)` is set by limpet.server.cli (the package that imports the command modules,
+    which import this one)."""
+
+    load: Callable[[str], None] = staticmethod(lambda module: None)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(COMMAND_MODULES)
@@ -151,7 +154,7 @@ class _LazyCommands(click.Group):
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         module = COMMAND_MODULES.get(cmd_name)
         if module is not None and cmd_name not in self.commands:
-            importlib.import_module(f"limpet.server.cli.{module}")
+            self.load(module)
         return super().get_command(ctx, cmd_name)
 
 
