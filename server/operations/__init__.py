@@ -2,7 +2,7 @@
 
     REGISTRY / operations_for(groups)   the operations, by tool group
     invoke(service, name, arguments)    validate and run one (what every door calls)
-    Operation                           name, group, argument and result models, text block, ...
+    Operation                           name, group, argument and result structs, text block, ...
 
 One module per tool family (the groups `limpet serve --tools` selects): threads (comment_*),
 paired comments (add_comment, ...), plan feedback (get_feedback, ...), review

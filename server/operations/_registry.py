@@ -1,8 +1,8 @@
 """The operation registry: every operation declared once, every door generated from it.
 
-An operation is a typed function `(service, args_model) -> dict` plus what a door needs to
-expose it: name, group, description, input model (schema + validation), output model
-(schema), annotations, how to render the text block, and how its arguments are spelled
+An operation is a typed function `(service, args) -> dict` plus what a door needs to
+expose it: name, group, description, argument struct (schema + validation, _declare.py),
+result struct (schema), annotations, how to render the text block, and how its arguments are spelled
 where the service's words differ (`renames`: the service raises errors naming `file` or
 `thread_id`; the tool's caller reads `filePath` or `commentId`). MCP tools, HTTP routes, CLI
 commands and editor actions all go through `invoke`, so validation and errors are identical

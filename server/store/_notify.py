@@ -110,6 +110,17 @@ class _Hub:
 
 _HUB = _Hub()
 
+# A folder's own size grows with its entries (ext4: a 4 KiB block per ~100 thread files;
+# tmpfs: ~20 bytes an entry): below this, a few hundred threads, a rescan is cheaper than a watch.
+SMALL_FOLDER_BYTES = 16 * 1024
+
+
+def _entries_bytes(path: str) -> int:
+    try:
+        return os.stat(path).st_size
+    except OSError:
+        return 0
+
 
 class DirTracker:
     """Changes to the files directly inside one folder, as seen by one reader."""
@@ -125,11 +136,14 @@ class DirTracker:
         """Names changed since the last call, or ALL. Checks that the folder is still the
         one being watched (a checkout may have removed and recreated it).
 
-        The watch is set at the second ask: the first answer is ALL either way, and a command
-        that reads once and exits (`limpet list`) then never loads inotify (~8 ms of it)."""
+        A small folder is watched from the second ask on: the first answer is ALL either way,
+        a command that reads once and exits (`limpet list`) then never loads inotify (~8 ms),
+        and a second full look at a small folder costs less than that. A big one is watched
+        from the first ask: a second full look at 20,000 thread files would cost far more."""
         if not self.asked:
             self.asked = True
-            return ALL
+            if _entries_bytes(self.path) <= SMALL_FOLDER_BYTES:
+                return ALL
         try:
             st = os.stat(self.path)
             ino = st.st_ino
