@@ -25,7 +25,7 @@ import msgspec
 from limpet.model import InvalidArgument
 from limpet.server.core import invalid_argument_from_decoding
 
-__all__ = ["Args", "Check", "Out", "Schema", "dump", "field_rules", "validate"]
+__all__ = ["Args", "Check", "Out", "Schema", "dump", "field_rules", "invalid", "validate"]
 
 
 class Args(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
@@ -121,15 +121,18 @@ def _check(value: Args, prefix: str) -> None:
             try:
                 current = fn(current)
             except ValueError as exc:
-                where = prefix + name
-                raise InvalidArgument(f"{where}: {exc}", field=where,
-                                      details={"errors": [{"field": where, "message": str(exc),
-                                                           "type": "value_error"}]}) from None
+                raise invalid(prefix + name, str(exc)) from None
         if rule.checks:
             setattr(value, name, current)
         if isinstance(current, Args):  # nested arguments (filters, options) follow their own rules
             _check(current, f"{prefix}{name}.")
     value.check()
+
+
+def invalid(field: str, message: str) -> InvalidArgument:
+    """INVALID_ARGUMENT for one field, shaped as every door reports a refused argument."""
+    return InvalidArgument(f"{field}: {message}", field=field,
+                           details={"errors": [{"field": field, "message": message, "type": "value_error"}]})
 
 
 def dump(value: msgspec.Struct) -> dict[str, Any]:

@@ -8,18 +8,14 @@ from typing import Annotated, Any
 import orjson
 from msgspec import Meta
 
-from limpet.model import Health, InvalidArgument
+from limpet.model import Health
 from limpet.server.core import REVIEW_MODES, ReviewMode, Service
+from limpet.server.operations._declare import invalid
 from limpet.server.operations._fields import Args, Out, described
 from limpet.server.operations._registry import operation
 
 # Missing, null or blank: the seed's own words rather than a type error.
 _REQUIRED = {"content": "Content parameter is required", "baseUri": "baseUri parameter is required"}
-
-
-def _invalid(field: str, message: str) -> InvalidArgument:
-    return InvalidArgument(f"{field}: {message}", field=field,
-                           details={"errors": [{"field": field, "message": message, "type": "value_error"}]})
 
 
 class PresentReviewArgs(Args):
@@ -43,14 +39,14 @@ class PresentReviewArgs(Args):
         for name, message in _REQUIRED.items():
             value = raw.get(name)
             if value is None or (isinstance(value, str) and not value.strip()):
-                raise _invalid(name, message)
+                raise invalid(name, message)
         if "mode" in raw and raw["mode"] not in REVIEW_MODES:
-            raise _invalid("mode", "Mode must be 'replace', 'update-section', or 'append'")
+            raise invalid("mode", "Mode must be 'replace', 'update-section', or 'append'")
         return raw
 
     def check(self) -> None:
         if self.mode == "update-section" and not (self.section and self.section.strip()):
-            raise _invalid("section", "Section parameter required for update-section mode")
+            raise invalid("section", "Section parameter required for update-section mode")
 
 
 class GetSelectionArgs(Args):
