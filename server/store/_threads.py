@@ -176,8 +176,7 @@ class ThreadStore:
             return all(s is None for s in states)
         return entry.states == states
 
-    # refresh=False: the snapshot the caller's previous read caught up with (one read of the
-    # service asks for the version, then the threads, then their files: one look at the disk).
+    # refresh=False: the snapshot the caller's last read caught up with (one look per read)
     def all(self, *, refresh: bool = True) -> list[Thread]:
         """Every thread, sorted by (file, line_start, id)."""
         if refresh:
