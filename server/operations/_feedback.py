@@ -9,14 +9,13 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from typing import Annotated, Any, TypeVar
+from typing import Any, TypeVar
 
 import orjson
-from msgspec import Meta
 
 from limpet.model import LimpetError, StoreCorrupted, StoreError, Thread, ThreadNotFound
 from limpet.server.core import Service, ThreadFilter
-from limpet.server.operations._fields import NEXT_CURSOR, Args, Out, ThreadId, described
+from limpet.server.operations._fields import NEXT_CURSOR, Args, Out, PathFilter, ThreadId, described
 from limpet.server.operations._paging import Cursor, PageLimit, page_of
 from limpet.server.operations._registry import operation
 
@@ -25,7 +24,7 @@ OPEN = ThreadFilter(status="open")
 
 
 class GetFeedbackArgs(Args):
-    filePath: described(Annotated[str, Meta(max_length=4096)] | None,
+    filePath: described(PathFilter | None,
                         "Workspace-relative file path to filter by. If omitted, returns all feedback.") = None
     cursor: Cursor = None
     limit: PageLimit(500) = 500

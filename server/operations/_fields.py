@@ -15,6 +15,7 @@ from limpet.server.operations._declare import Args, Check, Out, Schema
 
 __all__ = [
     "Args",
+    "AuthorFilter",
     "AuthorName",
     "AuthorTypeName",
     "Body",
@@ -23,6 +24,7 @@ __all__ = [
     "FilePath",
     "HealthName",
     "Out",
+    "PathFilter",
     "StatusName",
     "TagName",
     "ThreadId",
@@ -55,9 +57,13 @@ ThreadId = Annotated[
         }
     ),
 ]
+MAX_PATH = 4096
 FilePath = Annotated[
-    str, Meta(min_length=1, max_length=4096, description="Workspace-relative file path, POSIX style (e.g. src/auth.py)")
+    str, Meta(min_length=1, max_length=MAX_PATH, description="Workspace-relative file path, POSIX style (e.g. src/auth.py)")
 ]
+# Filters: a path or a glob (checked like a path by the service), an author's name.
+PathFilter = Annotated[str, Meta(max_length=MAX_PATH)]
+AuthorFilter = Annotated[str, Meta(max_length=200)]
 Body = Annotated[
     str,
     Meta(min_length=1, max_length=MAX_BODY, description="Comment text (plain text or markdown), at most 10,000 characters"),

@@ -21,9 +21,11 @@ from limpet.server.operations._declare import Check, Schema, dump
 from limpet.server.operations._fields import (
     NEXT_CURSOR,
     Args,
+    AuthorFilter,
     Body,
     FilePath,
     Out,
+    PathFilter,
     TagName,
     ThreadId,
     ThreadOut,
@@ -33,7 +35,6 @@ from limpet.server.operations._paging import MAX_PAGE, Cursor, PageLimit, after,
 from limpet.server.operations._registry import operation
 
 Line = Annotated[int, Meta(ge=1, le=MAX_LINE, description="Line number (1-indexed)")]
-Glob = Annotated[str, Meta(max_length=4096)]
 
 
 class AiMeta(Args):
@@ -91,8 +92,8 @@ class DateRange(Args):
 
 class SearchFilters(Args):
     tag: TagName | None = None
-    author: Annotated[str, Meta(max_length=200)] | None = None
-    filePath: described(Glob | None, "A file path or glob pattern (e.g. src/**/*.py)") = None
+    author: AuthorFilter | None = None
+    filePath: described(PathFilter | None, "A file path or glob pattern (e.g. src/**/*.py)") = None
     hasAIMetadata: described(Bool, "Only AI-enriched comments (true) or only others (false)") = None
     dateRange: DateRange = msgspec.field(default_factory=DateRange)
 
@@ -128,7 +129,7 @@ class ExportOptionsArgs(Args):
 
 class ExportCommentsArgs(Args):
     format: ExportFormat
-    filePath: described(Glob | None, "Export only this file or glob (omit for all files)") = None
+    filePath: described(PathFilter | None, "Export only this file or glob (omit for all files)") = None
     options: ExportOptionsArgs | None = None
 
 

@@ -12,12 +12,14 @@ from limpet.model import DEFAULT_AUTHOR, MAX_LINE
 from limpet.server.core import Service, ThreadFilter
 from limpet.server.operations._fields import (
     Args,
+    AuthorFilter,
     AuthorName,
     AuthorTypeName,
     Body,
     FilePath,
     HealthName,
     Out,
+    PathFilter,
     StatusName,
     TagName,
     ThreadId,
@@ -30,7 +32,6 @@ from limpet.server.operations._paging import Cursor, PageLimit, page_of
 from limpet.server.operations._registry import operation
 
 Line = Annotated[int, Meta(ge=1, le=MAX_LINE, description="1-based line number (inclusive)")]
-Text = Annotated[str, Meta(max_length=4096)]
 
 
 class CommentAddArgs(Args):
@@ -44,10 +45,10 @@ class CommentAddArgs(Args):
 
 
 class CommentListArgs(Args):
-    file: described(Text | None, "Only threads on this file (workspace-relative path or glob)") = None
+    file: described(PathFilter | None, "Only threads on this file (workspace-relative path or glob)") = None
     status: StatusName | None = None
     health: HealthName | None = None
-    author: Annotated[str, Meta(max_length=200)] | None = None
+    author: AuthorFilter | None = None
     tag: TagName | None = None
     cursor: Cursor = None
     limit: PageLimit(200) = 200
@@ -78,7 +79,7 @@ class CommentReopenArgs(Args):
 
 
 class CommentReconcileArgs(Args):
-    file: described(Text | None, "Only this file (default: the whole workspace)") = None
+    file: described(PathFilter | None, "Only this file (default: the whole workspace)") = None
 
 
 class ReconcileResult(Out):
