@@ -92,26 +92,33 @@ def _text(t: Thread) -> str:
     return comments[0].body if len(comments) == 1 else _SEP.join(c.body for c in comments)
 
 
+class _Chunk:
+    """The joined text of up to _CHUNK threads: `starts[i]` is where thread i's text begins
+    (one more entry: where the next would)."""
+
+    __slots__ = ("starts", "text")
+
+    def __init__(self, texts: list[str]) -> None:
+        self.starts = [0, *itertools.accumulate(len(x) + len(_SEP) for x in texts)]
+        self.text = _SEP.join(texts)
+
+
 class _Corpus:
-    """The joined text of a thread list, built chunk by chunk as a search needs it. The last
-    one is kept: the same filter over an unchanged store gives the same (identical) list."""
+    """The joined text of a thread sequence, built chunk by chunk as a search needs it. The
+    last one is kept: the same filter over an unchanged store gives the same (identical) tuple."""
 
     def __init__(self, threads: Sequence[Thread]) -> None:
-        self.threads = threads
-        self.chunks: list[tuple[list[int], str]] = []  # (start offset of each thread, text)
+        self.source = threads
+        self.threads = tuple(threads)
+        self.chunks: list[_Chunk] = []
         self._lock = threading.Lock()  # the HTTP door may search from several threads
 
-    def chunk(self, k: int) -> tuple[list[int], str]:
+    def chunk(self, k: int) -> _Chunk:
         with self._lock:
-            return self._build(k)
-
-    def _build(self, k: int) -> tuple[list[int], str]:
-        while len(self.chunks) <= k:
-            first = len(self.chunks) * _CHUNK
-            texts = [_text(t) for t in self.threads[first:first + _CHUNK]]
-            starts = [0, *itertools.accumulate(len(x) + len(_SEP) for x in texts)]
-            self.chunks.append((starts, _SEP.join(texts)))
-        return self.chunks[k]
+            while len(self.chunks) <= k:
+                first = len(self.chunks) * _CHUNK
+                self.chunks.append(_Chunk([_text(t) for t in self.threads[first:first + _CHUNK]]))
+            return self.chunks[k]
 
 
 _last: _Corpus | None = None
@@ -120,18 +127,23 @@ _last: _Corpus | None = None
 def _corpus(threads: Sequence[Thread]) -> _Corpus:
     global _last
     last = _last
-    if last is not None and len(last.threads) == len(threads) and last.threads == threads:
-        return last  # list equality checks identity first: cheap when nothing changed
-    _last = _Corpus(list(threads))
+    if last is not None and (last.source is threads and isinstance(threads, tuple)
+                             or len(last.threads) == len(threads) and last.threads == tuple(threads)):
+        return last  # tuple equality checks identity first: cheap when nothing changed
+    _last = _Corpus(threads)
     return _last
 
 
-def _fast(pattern: regex.Pattern[str], threads: Sequence[Thread], want: int, deadline: _Deadline) -> list[Thread]:
+def _fast(pattern: regex.Pattern[str], threads: Sequence[Thread], start: int, want: int,
+          deadline: _Deadline) -> list[Thread]:
     corpus = _corpus(threads)
     found: list[Thread] = []
-    for k, first in enumerate(range(0, len(threads), _CHUNK)):  # an early stop skips the rest
-        starts, joined = corpus.chunk(k)
-        at = 0
+    start = min(start, len(threads))
+    for k in range(start // _CHUNK, -(-len(threads) // _CHUNK)):  # an early stop skips the rest
+        first = k * _CHUNK
+        chunk = corpus.chunk(k)
+        starts, joined = chunk.starts, chunk.text
+        at = starts[start - first] if start > first else 0
         while len(found) < want and at <= len(joined):  # past the end: the last thread was a hit
             try:
                 hit = pattern.search(joined, at, timeout=deadline.left())
@@ -150,13 +162,17 @@ def _fast(pattern: regex.Pattern[str], threads: Sequence[Thread], want: int, dea
     return found
 
 
-def search_threads(threads: Sequence[Thread], query: str, limit: int) -> tuple[list[Thread], bool]:
-    """(the first `limit` matching threads in the given order, whether more match)."""
+def search_threads(threads: Sequence[Thread], query: str, limit: int, start: int = 0) -> tuple[list[Thread], bool]:
+    """(the first `limit` matching threads of threads[start:], in the given order, whether more
+    match). Passing the whole selection and a start, rather than a slice, lets the next page
+    reuse the joined text of the first."""
     import regex
 
     pattern = _compile(query)
     deadline = _Deadline(query)
     # Reverse and best-match searches do not return the leftmost hit: exact path only.
-    run = _fast if _context_free(query) and not pattern.flags & (regex.REVERSE | regex.BESTMATCH) else _slow
-    found = run(pattern, threads, limit + 1, deadline)  # one more tells whether there are more
+    if _context_free(query) and not pattern.flags & (regex.REVERSE | regex.BESTMATCH):
+        found = _fast(pattern, threads, start, limit + 1, deadline)
+    else:
+        found = _slow(pattern, threads[start:], limit + 1, deadline)  # one more tells whether there are more
     return found[:limit], len(found) > limit

@@ -13,7 +13,7 @@ import contextlib
 import functools
 import os
 import weakref
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -55,7 +55,7 @@ class Service:
         self._listing = FileListing(self._ws, self._changes.watch_epoch)
         self._changes.subscribe(self._listing.on_change)
         self._exports = Exports(self._ws, self._store, self.threads, self._written, self._snapshot_event)
-        self._selections: dict[ThreadFilter, tuple[int, list[Thread]]] = {}  # see _select
+        self._selections: dict[ThreadFilter, tuple[int, tuple[Thread, ...]]] = {}  # see _selected
         Service.live.add(self)
 
     @functools.cached_property
@@ -143,32 +143,38 @@ class Service:
                 selected = self._select(flt)
         return selected
 
-    def matching(self, flt: ThreadFilter, choose: Callable[[list[Thread]], list[Thread]]) -> list[Thread]:
+    def matching(self, flt: ThreadFilter, choose: Callable[[Sequence[Thread]], list[Thread]]) -> list[Thread]:
         """choose(threads matching flt), for a choice that does not depend on positions (a text
         search): only the files of the chosen threads are brought up to date (then it chooses
         again, over current positions), not every file of the selection. A path or health filter
-        depends on positions (a stale thread may move into it): that takes the full check first."""
+        depends on positions (a stale thread may move into it): that takes the full check first.
+        `choose` gets the selection itself (a tuple, the same object while the store is unchanged:
+        a search keeps its joined text for it), never a copy."""
         if flt.file is not None or flt.depends_on_positions:
-            return choose(self.threads(flt))
-        chosen = choose(self._select(flt))
+            return choose(tuple(self.threads(flt)))
+        chosen = choose(self._selected(flt))
         stale = self._reconciler.stale_in(self._store.by_file(), {t.anchor.file for t in chosen})
         if not stale:
             return chosen
         self._reconcile_threads(stale)
-        return choose(self._select(flt))
+        return choose(self._selected(flt))
 
     def _select(self, flt: ThreadFilter) -> list[Thread]:
+        return list(self._selected(flt))
+
+    def _selected(self, flt: ThreadFilter) -> tuple[Thread, ...]:
+        """The threads of the whole store matching `flt`, kept: the same filter on an unchanged
+        store gives the same (identical) tuple."""
         exact = flt.exact_file
         if exact is not None:
-            return list(flt.apply(self._store.for_file(exact)))
-        # Over the whole store: the same filter on an unchanged store gives the same list.
+            return tuple(flt.apply(self._store.for_file(exact)))
         version = self._store.version()
         cached = self._selections.get(flt)
         if cached is None or cached[0] != version:
             if len(self._selections) >= 32:
                 self._selections.clear()
-            cached = self._selections[flt] = (version, list(flt.apply(self._store.all(refresh=False))))
-        return list(cached[1])
+            cached = self._selections[flt] = (version, tuple(flt.apply(self._store.all(refresh=False))))
+        return cached[1]
 
     def threads_on_text(self, file: str, text: bytes) -> list[Thread]:
         """The threads of `file` placed on `text`, the file as an editor holds it (unsaved edits

@@ -22,8 +22,8 @@ from msgspec import Meta
 from limpet.model import InvalidArgument, Thread
 from limpet.server.core import invalid_argument_from_decoding
 
-__all__ = ["MAX_PAGE", "Cursor", "PageLimit", "after", "cursor_key", "key_cursor", "next_cursor", "page_limit",
-           "page_of"]
+__all__ = ["MAX_PAGE", "Cursor", "PageLimit", "cursor_key", "key_cursor", "next_cursor", "page_limit",
+           "page_of", "start_after"]
 
 MAX_PAGE = 1000
 
@@ -73,19 +73,14 @@ def cursor_key(cursor: str, shape: tuple[type, ...], field: str = "cursor") -> t
     raise InvalidArgument("Invalid cursor: pass the nextCursor a previous page returned", field=field)
 
 
-def _start(threads: Sequence[Thread], cursor: str | None) -> int:
+def start_after(threads: Sequence[Thread], cursor: str | None) -> int:
     """Index of the first thread after the one `cursor` names (`threads` in listing order)."""
     return bisect_right(threads, cursor_key(cursor, _THREAD_KEY), key=_key) if cursor else 0
 
 
-def after(threads: Sequence[Thread], cursor: str | None) -> Sequence[Thread]:
-    """The threads after the one `cursor` names (all of them without a cursor)."""
-    return threads[_start(threads, cursor):] if cursor else threads
-
-
 def page_of(threads: Sequence[Thread], cursor: str | None, limit: int) -> tuple[list[Thread], str | None]:
     """(the page after `cursor`, the cursor of the next page or None)."""
-    start = _start(threads, cursor)
+    start = start_after(threads, cursor)
     page = list(threads[start:start + limit])
     return page, next_cursor(page) if start + limit < len(threads) else None
 

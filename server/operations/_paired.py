@@ -31,7 +31,7 @@ from limpet.server.operations._fields import (
     ThreadOut,
     described,
 )
-from limpet.server.operations._paging import MAX_PAGE, Cursor, PageLimit, after, next_cursor, page_of
+from limpet.server.operations._paging import MAX_PAGE, Cursor, PageLimit, next_cursor, page_of, start_after
 from limpet.server.operations._registry import operation
 
 Line = Annotated[int, Meta(ge=1, le=MAX_LINE, description="Line number (1-indexed)")]
@@ -229,7 +229,8 @@ def search_comments(svc: Service, a: SearchCommentsArgs) -> dict:
                        since=rng.start, until=rng.end)
     # Filter first, then the regex; every match (it is text: positions do not decide it), so
     # only the files of the matches need to be current.
-    matches = svc.matching(flt, lambda threads: search_threads(after(threads, a.cursor), a.query, a.limit + 1)[0])
+    matches = svc.matching(flt, lambda threads: search_threads(threads, a.query, a.limit + 1,
+                                                               start=start_after(threads, a.cursor))[0])
     found, more = matches[: a.limit], len(matches) > a.limit
     return {"results": [t.to_wire() for t in found], "totalResults": len(found), "hasMore": more,
             "nextCursor": next_cursor(found) if more else None,

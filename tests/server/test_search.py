@@ -11,6 +11,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from limpet.model import InvalidArgument
+from limpet.server.core import _search
 from limpet.server.core._search import _context_free, search_threads
 
 PIECES = ["a", "b", "ab", " ", ".", r"\s", r"\w", r"\b", r"\B", "^", "$", "[ab]", "[^a]", "*", "+", "?", "{2}",
@@ -32,16 +33,16 @@ def _reference(threads, query: str, limit: int):
 @given(pieces=st.lists(st.sampled_from(PIECES), min_size=1, max_size=6),
        bodies=st.lists(st.lists(st.text("abAB \n\x00", min_size=0, max_size=8), min_size=1, max_size=3),
                        min_size=0, max_size=12),
-       limit=st.integers(1, 5))
-def test_fast_path_finds_what_per_comment_search_finds(pieces, bodies, limit):
+       limit=st.integers(1, 5), start=st.integers(0, 12))
+def test_fast_path_finds_what_per_comment_search_finds(pieces, bodies, limit, start):
     query = "".join(pieces)
     try:
         regex.compile(query, regex.IGNORECASE | regex.V0)
     except regex.error:
         assume(False)
-    threads = _threads(bodies)
-    found, more = search_threads(threads, query, limit)
-    expected, expected_more = _reference(threads, query, limit)
+    threads = tuple(_threads(bodies))
+    found, more = search_threads(threads, query, limit, start=start)
+    expected, expected_more = _reference(threads[start:], query, limit)
     assert [t.id for t in found] == [t.id for t in expected] and more == expected_more
 
 
@@ -58,6 +59,17 @@ def test_limit_stops_early_and_reports_more(monkeypatch):
     assert [t.id for t in found] == [f"c_{i}" for i in range(10)] and more
     assert search_threads(threads, "rate", 50) == (threads, False)
     assert search_threads(threads, "other", 50) == ([t for i, t in enumerate(threads) if i % 3 == 0], False)
+
+
+def test_a_later_page_starts_at_its_index_and_reuses_the_joined_text(monkeypatch):
+    monkeypatch.setattr("limpet.server.core._search._CHUNK", 7)
+    threads = tuple(_threads([["rate limit"] if i % 3 else ["other"] for i in range(50)]))
+    first, more = search_threads(threads, "rate", 10)
+    assert more and first[-1].id == "c_14"
+    corpus = _search._last
+    second, more = search_threads(threads, "rate", 10, start=15)
+    assert [t.id for t in second] == [f"c_{i}" for i in range(16, 31) if i % 3] and more
+    assert _search._last is corpus  # the same selection: its joined text is not built again
 
 
 def test_bad_and_catastrophic_patterns_are_invalid_arguments():
