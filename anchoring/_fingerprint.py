@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import hashlib
 import zlib
 from collections.abc import Callable
 
 from limpet.anchoring._text import normalized, replace_identifier, short_hash, tokens
+from limpet.model import blake2b
 
 SKETCH_SIZE = 32
 _GRAM = 3
@@ -184,7 +184,7 @@ def in_name_filter(bloom: str, name: str) -> bool:
 def _bloom_positions(name: str, nbits: int) -> list[int]:
     # Four independent positions (double hashing mod a small power of two has only
     # nbits * nbits / 2 patterns: two names then share all four positions far too often).
-    digest = hashlib.blake2b(name.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+    digest = blake2b(name.encode("utf-8", "surrogatepass"), digest_size=16).digest()
     return [int.from_bytes(digest[i:i + 4], "little") % nbits for i in range(0, 16, 4)]
 
 

@@ -1,8 +1,7 @@
 """Language registry: path -> language name, plus lazily built parsers and queries.
 
-Importing this module is cheap on purpose: tree_sitter_language_pack loads
-~150 grammars' bindings, so it is imported only inside the functions that
-need it. Parsers are cached per thread (a tree_sitter.Parser is not safe to
+Importing this module is cheap on purpose: grammars are loaded by the
+functions that need them, one language at a time (see `grammar`). Parsers are cached per thread (a tree_sitter.Parser is not safe to
 share between threads); compiled queries are shared, since running a query
 only reads it.
 
@@ -176,10 +175,51 @@ def get_parser(language: str) -> tree_sitter.Parser:
         parsers = _local.parsers = {}
     parser = parsers.get(language)
     if parser is None:
-        from tree_sitter_language_pack import get_parser as _pack_parser
+        import tree_sitter
 
-        parser = parsers[language] = _pack_parser(language)
+        parser = parsers[language] = tree_sitter.Parser(grammar(language))
     return parser
+
+
+@cache
+def grammar(language: str) -> tree_sitter.Language:
+    """The language's tree-sitter grammar, from the language pack. The pack's own `get_language`
+    first imports the pack, whose `__init__` loads the C#, YAML and embedded-template grammars
+    (their own wheels) whatever was asked for: ~8 ms of every `limpet add`, a quarter of the work
+    it does after Python's start. Most grammars are one extension module each in the pack's
+    `bindings` folder; that module is loaded by itself when it is there, the pack's `get_language`
+    otherwise (the three above, or a pack laid out differently)."""
+    import tree_sitter
+
+    binding = _pack_binding(language)
+    if binding is None:
+        from tree_sitter_language_pack import get_language
+
+        return get_language(language)  # type: ignore[arg-type]
+    return tree_sitter.Language(binding)
+
+
+def _pack_binding(language: str) -> object | None:
+    """The pack's binding for `language` (a capsule), loaded without importing the pack."""
+    import importlib.machinery
+    import importlib.util
+
+    pack = importlib.util.find_spec("tree_sitter_language_pack")
+    if pack is None or not pack.submodule_search_locations or not re.fullmatch(r"[a-z_]+", language):
+        return None
+    for folder in pack.submodule_search_locations:
+        for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+            path = os.path.join(folder, "bindings", language + suffix)
+            if not os.path.isfile(path):
+                continue
+            spec = importlib.util.spec_from_file_location(f"tree_sitter_language_pack.bindings.{language}", path)
+            if spec is None or spec.loader is None:
+                return None
+            module = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(module)
+            language_fn = getattr(module, "language", None)
+            return language_fn() if callable(language_fn) else None
+    return None
 
 
 def parse(language: str, source: bytes, old_tree: tree_sitter.Tree | None = None) -> tree_sitter.Tree:
@@ -204,10 +244,9 @@ def _compile(language: str, part: str) -> tree_sitter.Query | None:
     if not has_symbols(language):
         return None
     import tree_sitter
-    from tree_sitter_language_pack import get_language
 
     text = _query_source(language)
-    query = tree_sitter.Query(get_language(language), text)
+    query = tree_sitter.Query(grammar(language), text)
     # Capture membership is read from each pattern's own source text:
     # Query.capture_quantifier raises for captures a pattern lacks (0.26).
     marker = re.compile(r"@definition\." if part == "definitions" else r"@branch\b")

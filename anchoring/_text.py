@@ -8,16 +8,17 @@ UTF-8 never raises, while offsets keep pointing into the original bytes.
 
 from __future__ import annotations
 
-import hashlib
 import re
 from itertools import accumulate
+
+from limpet.model import blake2b
 
 BOM = b"\xef\xbb\xbf"
 _plus_one = (1).__add__
 
 
 def short_hash(text: str) -> str:
-    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=8).hexdigest()
+    return blake2b(text.encode("utf-8", "surrogatepass"), digest_size=8).hexdigest()
 
 
 def decode(raw: bytes) -> str:

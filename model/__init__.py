@@ -6,6 +6,7 @@ codes, CLI exit codes and HTTP statuses. Plain values only: no I/O, no engine, n
 """
 
 from limpet.model._anchor import ANCHOR_VERSION, Anchor, content_hash
+from limpet.model._digest import blake2b
 from limpet.model._errors import (
     FileNotFound,
     InternalError,
@@ -81,6 +82,7 @@ __all__ = [
     "Tag",
     "Thread",
     "ThreadNotFound",
+    "blake2b",
     "content_hash",
     "is_thread_id",
 ]

@@ -10,9 +10,10 @@ module only holds them and turns them into dicts and back.
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass, field, fields
 from typing import Any
+
+from limpet.model._digest import blake2b
 
 __all__ = ["ANCHOR_VERSION", "Anchor", "content_hash"]
 
@@ -23,7 +24,7 @@ def content_hash(source: bytes) -> str:
     """Hash of a file's raw bytes, as anchors record it: equal hashes mean nothing to
     re-anchor. Here rather than in the engine so that a read that only checks whether files
     changed (a fresh `limpet list`) does not load the engine."""
-    return hashlib.blake2b(source, digest_size=16).hexdigest()
+    return blake2b(source, digest_size=16).hexdigest()
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,7 +10,6 @@ digit budget when clients parse them loosely.
 from __future__ import annotations
 
 import getpass
-import hashlib
 import itertools
 import os
 import platform
@@ -18,7 +17,7 @@ import time
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 
-from limpet.model import InvalidArgument, ThreadNotFound, is_thread_id
+from limpet.model import InvalidArgument, ThreadNotFound, blake2b, is_thread_id
 
 __all__ = ["new_event_id", "new_thread_id", "resolve_prefix", "utc_now", "format_time", "local_author"]
 
@@ -39,7 +38,7 @@ def new_event_id(now_ns: int | None = None) -> str:
 def _unique_id(prefix: str, now_ns: int | None) -> str:
     ns = time.time_ns() if now_ns is None else now_ns
     seed = f"{_HOST}|{os.getpid()}|{next(_counter)}|{ns}".encode()
-    suffix = int.from_bytes(hashlib.blake2b(seed, digest_size=8).digest(), "big") % 1_000_000
+    suffix = int.from_bytes(blake2b(seed, digest_size=8).digest(), "big") % 1_000_000
     return f"{prefix}{ns // 1_000_000:013d}{suffix:06d}"
 
 

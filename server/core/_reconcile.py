@@ -14,14 +14,13 @@ thread back); an explicit reconcile also when any file of the workspace changed.
 
 from __future__ import annotations
 
-import hashlib
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import TYPE_CHECKING
 
-from limpet.model import Anchor, HistoryEvent, Thread, content_hash
+from limpet.model import Anchor, HistoryEvent, Thread, blake2b, content_hash
 from limpet.server.core._ids import utc_now
 from limpet.server.store import FileHashes, FileState, ThreadStore, Workspace
 
@@ -271,7 +270,7 @@ class Reconciler:
         """A digest of every file's content; asked for only when there are orphans to search
         for (it walks the workspace, which their search does anyway)."""
         hashes = self.hashes.workspace_hashes()
-        digest = hashlib.blake2b(digest_size=16)
+        digest = blake2b(digest_size=16)
         for path in sorted(hashes):
             digest.update(f"{path}\0{hashes[path]}\n".encode())
         return digest.hexdigest()

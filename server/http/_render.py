@@ -16,7 +16,6 @@ these functions return.
 from __future__ import annotations
 
 import functools
-import hashlib
 import html
 import re
 from collections import OrderedDict
@@ -31,6 +30,7 @@ from pygments.lexers import TextLexer, get_lexer_for_filename
 from pygments.token import STANDARD_TYPES, _TokenType
 from pygments.util import ClassNotFound
 
+from limpet.model import blake2b
 from limpet.server.core import REVIEW_REFERENCE
 
 __all__ = ["MAX_HIGHLIGHT_BYTES", "highlight_css", "highlight_lines", "highlight_snippet", "language_of",
@@ -178,7 +178,7 @@ def highlight_lines(path: str, text: str) -> list[str]:
     if len(text) > MAX_HIGHLIGHT_BYTES:
         lines = text.split("\n")
         return [html.escape(line, quote=False) for line in (lines[:-1] if text.endswith("\n") else lines)]
-    key = (path, hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest())
+    key = (path, blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest())
     if key in _CACHE:
         _CACHE.move_to_end(key)
         return _CACHE[key]

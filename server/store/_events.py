@@ -23,14 +23,13 @@ read as one `snapshot` event each (`legacy_event`); the first write converts the
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
 import msgspec
 import orjson
 
-from limpet.model import MAX_BODY, Anchor, AuthorType, Snapshot, Tag, Thread
+from limpet.model import MAX_BODY, Anchor, AuthorType, Snapshot, Tag, Thread, blake2b
 
 __all__ = [
     "EVENT_KINDS",
@@ -251,7 +250,7 @@ def parse_legacy(data: bytes, parsed: ParsedFile | None = None) -> ParsedFile:
 def legacy_event(thread: Thread, data: bytes) -> Event:
     """The snapshot event a legacy document becomes. Its id is made from the document's bytes,
     so every checkout that migrates the same file writes the same line (git sees one change)."""
-    digest = int.from_bytes(hashlib.blake2b(data, digest_size=8).digest(), "big") % 1_000_000
+    digest = int.from_bytes(blake2b(data, digest_size=8).digest(), "big") % 1_000_000
     stamp = "".join(ch for ch in thread.updated_at if ch.isdigit())[:17].ljust(17, "0")
     return Event(event="snapshot", id=f"e_{stamp}{digest:06d}", at=thread.updated_at, seq=0,
                  by=thread.author, by_type=thread.author_type, thread=thread, mode="merge")

@@ -21,11 +21,11 @@ the working tree. Each worktree has its own git dir, so its own positions. Outsi
 
 from __future__ import annotations
 
-import hashlib
 import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from limpet.model import blake2b
 from limpet.server.store._paths import STORE_DIRNAME
 
 __all__ = ["Places", "SELF_IGNORING", "ensure_private", "git_dir_of", "is_real_dir", "locate", "scratch_folder"]
@@ -85,7 +85,7 @@ def locate(root: Path) -> Places:
 
 
 def _key(rel: str) -> str:
-    return hashlib.blake2b(rel.encode(), digest_size=8).hexdigest()
+    return blake2b(rel.encode(), digest_size=8).hexdigest()
 
 
 def ensure_private(places: Places) -> bool:

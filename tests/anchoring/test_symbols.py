@@ -160,6 +160,22 @@ def test_import_is_lazy():
     assert out.stdout.strip() == "False"
 
 
+def test_every_grammar_is_the_packs_own():
+    from tree_sitter_language_pack import get_language
+
+    for language in sorted(set(_languages.EXTENSIONS.values()) | set(_languages.FILENAMES.values())):
+        assert _languages.grammar(language) == get_language(language), language
+
+
+def test_a_parse_does_not_import_the_pack():
+    # The pack's __init__ loads three grammars whatever one asks for; one parse needs one.
+    code = ("import sys; from limpet.anchoring import _symbols; "
+            "print(len(_symbols.extract_symbols('python', b'def f():\\n    pass\\n')), "
+            "'tree_sitter_language_pack' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["1", "False"]
+
+
 def test_decorated_definition_wins_and_methods():
     src = b"class A:\n    @d\n    def f(self):\n        pass\n\ndef g():\n    pass\n"
     syms = extract_symbols("python", src)
