@@ -155,8 +155,7 @@ class Reconciler:
             known = seen.get(path)
             if known is not None and known[0] is threads and known[1] == digest:
                 continue
-            checked = self.store.checked
-            stale = [t for t in threads if checked(t.id)[0] != digest]
+            stale = self.store.checked_against(threads, digest)
             if not stale:
                 seen[path] = (threads, digest)
             else:

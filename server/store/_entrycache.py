@@ -101,6 +101,11 @@ class EntryCache:
         self._misses += 1
         return None
 
+    def entries(self) -> dict[str, CachedEntry]:
+        """Every cached fold by thread id (do not mutate); an entry counts only while its
+        file's stat equals its `state` (a mismatch goes through `get`, which counts it)."""
+        return self._load()
+
     def put(self, thread_id: str, state: FileState, key: str, deleted: bool, thread: Thread | None) -> None:
         """A clean fold just read from its file (see the docstring for what is kept)."""
         if not state.settled():

@@ -12,10 +12,12 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import re
 import stat
+from collections.abc import Iterable
 from pathlib import Path
 
-from limpet.model import StoreError, is_thread_id
+from limpet.model import THREAD_ID_PATTERN, StoreError, is_thread_id
 from limpet.server.store._events import (
     MARKERS,
     ParsedFile,
@@ -28,6 +30,7 @@ from limpet.server.store._files import atomic_write, read_no_follow
 from limpet.server.store._paths import FileState, file_state
 
 __all__ = ["EVENTS_SUFFIX", "LEGACY_SUFFIX", "IdTaken", "ThreadFiles", "folder_problem", "read_backup", "render",
+           "thread_ids_of_names",
            "thread_id_of_name", "write_backup"]
 
 log = logging.getLogger("limpet.store")
@@ -60,12 +63,13 @@ class ThreadFiles:
     def __init__(self, threads_dir: Path) -> None:
         self.dir = threads_dir
         self._dir_str = str(threads_dir)
+        self.prefix = f"{self._dir_str}{os.sep}"  # + id + suffix: a thread's file
 
     def events_path(self, thread_id: str) -> str:
-        return f"{self._dir_str}{os.sep}{thread_id}{EVENTS_SUFFIX}"
+        return f"{self.prefix}{thread_id}{EVENTS_SUFFIX}"
 
     def legacy_path(self, thread_id: str) -> str:
-        return f"{self._dir_str}{os.sep}{thread_id}{LEGACY_SUFFIX}"
+        return f"{self.prefix}{thread_id}{LEGACY_SUFFIX}"
 
     def states(self, thread_id: str, legacy: bool = True) -> States:
         return (_lstate(self.events_path(thread_id)),
@@ -108,13 +112,19 @@ class IdTaken(StoreError):
         self.thread_id = thread_id
 
 
+_THREAD_FILE = re.compile(f"({THREAD_ID_PATTERN.pattern.strip('^$')})(?:{re.escape(EVENTS_SUFFIX)}|{re.escape(LEGACY_SUFFIX)})")
+
+
 def thread_id_of_name(name: str) -> str | None:
     """`c_1.jsonl` or `c_1.json` → `c_1`; None for any other name."""
-    for suffix in (EVENTS_SUFFIX, LEGACY_SUFFIX):
-        if name.endswith(suffix):
-            tid = name[: -len(suffix)]
-            return tid if is_thread_id(tid) else None
-    return None
+    found = _THREAD_FILE.fullmatch(name)
+    return found[1] if found is not None else None
+
+
+def thread_ids_of_names(names: Iterable[str]) -> set[str]:
+    """The ids of the thread files among `names` (a folder's 100,000 names: one match each)."""
+    match = _THREAD_FILE.fullmatch
+    return {found[1] for name in names if (found := match(name)) is not None}
 
 
 def render(existing: bytes | None, line: bytes) -> bytes:

@@ -115,3 +115,22 @@ def test_files_written_in_the_last_seconds_are_not_kept(service, workspace, file
     file_reads.clear()
     _fresh_read(workspace)
     assert file_reads == [t.id]  # a write within the clock's tick could leave its stat unchanged
+
+
+def test_a_big_store_loads_in_one_pass_in_listing_order_with_a_damaged_file_recovered_and_reported(
+        service, workspace, settled, file_reads):
+    specs = [{"file": "src/auth.py" if i % 2 else "PLAN.md", "line_start": 1 + i % 5, "line_end": 1 + i % 5,
+              "body": f"note {i}"} for i in range(90)]  # more than a few dozen: the store's bulk load
+    made = service.add_many(specs)
+    first = _fresh_read(workspace)
+    damaged = workspace / ".limpet" / "threads" / f"{made[7].id}.jsonl"
+    damaged.write_bytes(b"{not json\n")
+    file_reads.clear()
+    svc = Service(workspace, lock_timeout=5)
+    again = svc.threads()
+    assert file_reads == [made[7].id]  # the others came from the cache
+    assert _as_records(again) == _as_records(first)  # the damaged one from this checkout's backup
+    assert [(t.file, t.anchor.line_start, t.id) for t in again] == sorted(
+        (t.file, t.anchor.line_start, t.id) for t in again)
+    [(path, problems)] = svc.problems().items()
+    assert made[7].id in path and any("backup" in p for p in problems)
