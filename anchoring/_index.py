@@ -139,6 +139,12 @@ class WorkspaceIndex:
                 paths = [p for p in paths if any(n in views[p].source for n in needles)]
             return paths
 
+    def previous_view(self, path: str) -> FileView | None:
+        """`path` as it was before the last sync changed it (None: new, unchanged or unknown)."""
+        with self._lock:
+            self._sync()
+            return self._before.get(path)
+
     def existed_before(self, path: str, qualified_name: str) -> bool:
         """Did `path` hold a symbol of that name before the last sync changed it? (False when the
         file is new, unchanged or unknown: only a changed file's old version can say yes.)"""

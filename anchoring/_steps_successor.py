@@ -19,7 +19,13 @@ anchor had when it was written, a name the file's previous version held): that o
 A candidate is accepted only when its body clears a floor and, below BODY_ALONE, most of the old
 symbol's telling rows survive in it verbatim (otherwise the code was rewritten, and a thread about
 the old code is better orphaned), and when its score leads every other candidate by MARGIN: a
-safe orphan beats a wrong place. A symbol that left its file and reappears under its very
+safe orphan beats a wrong place. Two exceptions, each with more evidence than the lead:
+a rival is no rival when another symbol that disappeared in the same change claims it, being far
+more like it (two near-twins renamed together: each goes to its own), provided the successor
+itself is claimed by no one more than by the anchor's symbol; and a candidate that leads every
+rival by STRONG_LEAD with a STRONG_SCORE, in the same file and the same enclosing scope (a rename
+in place), needs no rows kept verbatim (a rename with every statement rewritten the same way:
+`strict_eq(a, b)` → `assert a == b`). A symbol that left its file and reappears under its very
 qualified name in a file changed with it (a module split, a renamed file) is that symbol even when
 a parameter renamed throughout left no row verbatim, and needs a smaller lead when its body is
 clearly alike: the name is evidence the other candidates lack.
@@ -47,6 +53,8 @@ BODY_ALONE = 0.75  # below this, most telling rows must also survive (else the c
 TELLING_ROW_CHARS = 20
 MARGIN = 0.15  # the best must lead every other candidate by this much
 MARGIN_SAME_NAME = 0.1  # ... when the best alone keeps the old name and is alike by BODY_ALONE
+CLAIM_MARGIN = 0.05  # a rival is another gone symbol's when it scores this much more there
+STRONG_SCORE, STRONG_LEAD, STRONG_BODY = 0.7, 0.3, 0.65  # a lead this large needs no rows kept verbatim
 PLACE_ROWS = 40  # rows away at which nearness counts for nothing
 OWN_CANDIDATES = 24  # own-file symbols scored in full (the nearest by sketch and by place)
 OTHER_CANDIDATES = 12  # symbols of other changed files scored in full (the nearest by sketch)
@@ -61,7 +69,7 @@ def successor_step(anchor: Anchor, view: FileView | None, index: WorkspaceIndex 
     the symbol is still there); `symbol_gone`: the anchor's file no longer holds its symbol."""
     if anchor.position != "symbol" or not anchor.symbol or not anchor.symbol_name:
         return None
-    old = _Old(anchor)
+    old = _Old.of_anchor(anchor)
     scored = []
     for path, cand_view, sv in _candidates(anchor, view, index):
         body = old.body_similarity(sv)
@@ -69,23 +77,28 @@ def successor_step(anchor: Anchor, view: FileView | None, index: WorkspaceIndex 
             continue
         if index is not None and index.existed_before(path, sv.qualified_name):
             continue  # (asked last: the previous version's symbols may cost a parse)
-        place = _place(anchor, cand_view, sv) if path == anchor.file else 0.0
-        score = (BODY * body + SIGNATURE * _likeness(old.signature, signature(sv.text, sv.name))
-                 + NAME * _likeness(anchor.symbol_name, sv.name) + PLACE * place)
-        scored.append((score, body, path, cand_view, sv))
+        scored.append((_score(old, body, path, sv), body, path, cand_view, sv))
     if not scored:
         return None
     scored.sort(key=lambda t: (-t[0], t[2], t[4].first))
     score, body, path, cand_view, best = scored[0]
     same_name = symbol_gone and best.qualified_name == anchor.symbol
-    if body < BODY_ALONE and not same_name and not old.most_rows_kept(best):
-        return None  # rewritten: the old code's telling rows are gone
+    rivals = [other for other in scored[1:]  # every alike candidate is a rival, accepted or not
+              if not (other[2] == path and _encloses(other[4], best))]  # an enclosing symbol shares its text
     named = best.name == anchor.symbol_name and body >= BODY_ALONE
-    for other in scored[1:]:  # every alike candidate is a rival, accepted or not
-        if other[2] == path and _encloses(other[4], best):
-            continue  # an enclosing symbol shares the successor's text: no rival
-        if score - other[0] < (MARGIN_SAME_NAME if named and other[4].name != best.name else MARGIN):
+    close = [other for other in rivals
+             if score - other[0] < (MARGIN_SAME_NAME if named and other[4].name != best.name else MARGIN)]
+    if close:
+        gone = _gone_symbols(anchor, index, {path} | {other[2] for other in close})
+        if not gone or _claims(gone, best, path) > score:
+            return None  # the successor fits another gone symbol better: not clearly the anchor's
+        if any(_claims(gone, other[4], other[2]) < other[0] + CLAIM_MARGIN for other in close):
             return None
+        rivals = [other for other in rivals if other not in close]
+    strong = (path == anchor.file and best.parent_name == parent_of(anchor.symbol, anchor.symbol_name)
+              and score >= STRONG_SCORE and body >= STRONG_BODY and all(score - other[0] >= STRONG_LEAD for other in rivals))
+    if body < BODY_ALONE and not same_name and not strong and not old.most_rows_kept(best):
+        return None  # rewritten: the old code's telling rows are gone
     rows = map_into_symbol(anchor, cand_view, best)
     if rows is None:
         return None
@@ -93,19 +106,57 @@ def successor_step(anchor: Anchor, view: FileView | None, index: WorkspaceIndex 
     return Hit(path, cand_view, rows[0], rows[1], method, round(0.4 + 0.5 * score, 4))
 
 
-class _Old:
-    """The anchor's symbol as the scoring compares it: both sides' names and enclosing types'
-    names are blinded in both texts (a rename of either costs nothing, and a string that
-    mentions the new name is not held against it)."""
+def _score(old: _Old, body: float, path: str, sv: SymbolView) -> float:
+    place = max(0.0, 1.0 - abs(sv.first - old.row) / PLACE_ROWS) if path == old.file else 0.0
+    return (BODY * body + SIGNATURE * _likeness(old.signature, signature(sv.text, sv.name))
+            + NAME * _likeness(old.name, sv.name) + PLACE * place)
 
-    def __init__(self, anchor: Anchor) -> None:
-        self.name = anchor.symbol_name or ""
-        parent = parent_of(anchor.symbol or "", self.name)
+
+def _gone_symbols(anchor: Anchor, index: WorkspaceIndex | None, paths: set[str]) -> list[_Old]:
+    """The symbols of `paths` (and the anchor's file) that the change removed, other than the
+    anchor's own, as they were before it (nothing when the index did not see that version)."""
+    if index is None:
+        return []
+    out = []
+    for path in sorted(paths | {anchor.file}):
+        before, now = index.previous_view(path), index.view(path)
+        if before is None:
+            continue
+        present = now.by_name if now is not None else {}
+        out += [_Old.of_symbol(path, sv) for sv in before.symbols
+                if sv.qualified_name not in present and sv.qualified_name != anchor.symbol
+                and kinds_compatible(anchor.symbol_kind, sv.kind)]
+    return out
+
+
+def _claims(gone: list[_Old], sv: SymbolView, path: str) -> float:
+    """The best score `sv` gets as the successor of one of the `gone` symbols (0: none)."""
+    return max((_score(g, g.body_similarity(sv), path, sv) for g in gone), default=0.0)
+
+
+class _Old:
+    """A symbol as it was before the change, as the scoring compares it: both sides' names and
+    enclosing types' names are blinded in both texts (a rename of either costs nothing, and a
+    string that mentions the new name is not held against it)."""
+
+    def __init__(self, file: str, qualified: str, name: str, text: str, tokens: int, row: int) -> None:
+        self.file, self.row = file, row
+        self.name = name
+        parent = parent_of(qualified, name)
         self.parent = parent.rsplit(".", 1)[-1] if parent else ""
-        self.source = anchor.selected_text
-        self.signature = signature(anchor.selected_text, self.name)
-        self.body_min = BODY_MIN_SMALL if anchor.symbol_tokens < SMALL_TOKENS else BODY_MIN
+        self.source = text
+        self.signature = signature(text, name)
+        self.body_min = BODY_MIN_SMALL if tokens < SMALL_TOKENS else BODY_MIN
         self._texts: dict[tuple[str, ...], tuple[str, set[str]]] = {}
+
+    @classmethod
+    def of_anchor(cls, anchor: Anchor) -> _Old:
+        return cls(anchor.file, anchor.symbol or "", anchor.symbol_name or "", anchor.selected_text,
+                   anchor.symbol_tokens, (anchor.symbol_start or anchor.line_start) - 1)
+
+    @classmethod
+    def of_symbol(cls, file: str, sv: SymbolView) -> _Old:
+        return cls(file, sv.qualified_name, sv.name, sv.text, sv.token_count, sv.first)
 
     def body_similarity(self, sv: SymbolView) -> float:
         old, _ = self._old_text(sv)
@@ -169,11 +220,6 @@ def _own_candidates(anchor: Anchor, view: FileView) -> list[SymbolView]:
             break
         keep.setdefault(sv.index, sv)
     return sorted(keep.values(), key=lambda sv: sv.index)
-
-
-def _place(anchor: Anchor, view: FileView, sv: SymbolView) -> float:
-    old_row = (anchor.symbol_start or anchor.line_start) - 1
-    return max(0.0, 1.0 - abs(sv.first - old_row) / PLACE_ROWS)
 
 
 def _likeness(a: str, b: str) -> float:
