@@ -39,6 +39,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from threading import Lock
 
+import msgspec
+
 from limpet.anchoring._anchor import relocated
 from limpet.anchoring._fileview import file_view
 from limpet.anchoring._index import WorkspaceIndex
@@ -79,7 +81,7 @@ def reanchor(anchor: Anchor, source: bytes | None, index: WorkspaceIndex | None 
     new = relocated(anchor, hit.file, hit.view, hit.first, hit.last)
     lost = "" if hit.lines_back else anchor.lost_text or (anchor.selected_text if hit.lines_gone else "")
     if lost:  # on the whole symbol until its lines come back: keep them to look for
-        new = replace(new, lost_text=lost)
+        new = msgspec.structs.replace(new, lost_text=lost)
     return Relocation(new, _health(new, new.text_hash), hit.method, hit.confidence)
 
 
@@ -90,7 +92,7 @@ def find(anchor: Anchor, source: bytes | None, index: WorkspaceIndex | None) -> 
                 or successor_step(anchor, None, index, symbol_gone=True))
     view = file_view(anchor.file, source, source_hash(source), previous=anchor.content_hash)
     if anchor.lost_text:
-        hit = exact_step(replace(anchor, selected_text=anchor.lost_text), view)
+        hit = exact_step(msgspec.structs.replace(anchor, selected_text=anchor.lost_text), view)
         if hit is not None:
             return replace(hit, lines_back=True)
     hit = shifted_step(anchor, view) or exact_step(anchor, view)

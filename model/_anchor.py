@@ -10,8 +10,9 @@ module only holds them and turns them into dicts and back.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
 from typing import Any
+
+import msgspec
 
 from limpet.model._digest import blake2b
 
@@ -27,8 +28,7 @@ def content_hash(source: bytes) -> str:
     return blake2b(source, digest_size=16).hexdigest()
 
 
-@dataclass(frozen=True, slots=True)
-class Anchor:
+class Anchor(msgspec.Struct, frozen=True, gc=False):
     file: str
     line_start: int
     line_end: int
@@ -51,7 +51,7 @@ class Anchor:
     symbol_hash: str = ""  # whitespace-blind hash of the symbol's text
     blind_hash: str = ""  # symbol_hash with the symbol's own name blinded
     structure_hash: str = ""  # identifier-blind hash of the symbol (or of the lines)
-    fingerprint: list[int] = field(default_factory=list)  # trigram sketch of symbol/lines
+    fingerprint: list[int] = msgspec.field(default_factory=list)  # trigram sketch of symbol/lines
     symbol_tokens: int = 0
     symbol_twins: int = 0  # symbols sharing the qualified name at creation (overloads, setters)
     prefix: str = ""  # stripped non-blank rows before the range
@@ -77,5 +77,5 @@ class Anchor:
         return cls(**values)
 
 
-_FIELD_NAMES = tuple(f.name for f in fields(Anchor))
+_FIELD_NAMES = tuple(f.name for f in msgspec.structs.fields(Anchor))
 _FIELD_SET = frozenset(_FIELD_NAMES)

@@ -7,9 +7,10 @@ field. Positions come from the thread's `Anchor`, which the engine builds.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
 from operator import attrgetter
 from typing import Any
+
+import msgspec
 
 from limpet.model._anchor import Anchor
 from limpet.model._vocabulary import SCHEMA_VERSION
@@ -17,8 +18,7 @@ from limpet.model._vocabulary import SCHEMA_VERSION
 __all__ = ["Comment", "Decision", "HistoryEvent", "Snapshot", "Thread"]
 
 
-@dataclass(frozen=True, slots=True)
-class Comment:
+class Comment(msgspec.Struct, frozen=True, gc=False):
     id: str
     body: str
     author: str
@@ -48,8 +48,7 @@ class Comment:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class Decision:
+class Decision(msgspec.Struct, frozen=True, gc=False):
     summary: str
     decider: str
     decided_at: str
@@ -68,14 +67,13 @@ class Decision:
         return cls(d["summary"], d["decider"], d["decided_at"], d.get("status", "resolved"))
 
 
-@dataclass(frozen=True, slots=True)
-class HistoryEvent:
+class HistoryEvent(msgspec.Struct, frozen=True, gc=False):
     """One thing that happened to a thread. Reopening appends; nothing is erased."""
 
     at: str
     event: str  # created, replied, edited, resolved, reopened, moved, reanchored, imported
     by: str | None = None
-    details: dict[str, Any] = field(default_factory=dict)
+    details: dict[str, Any] = msgspec.field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         return {"at": self.at, "event": self.event, "by": self.by, "details": dict(self.details)}
@@ -85,8 +83,7 @@ class HistoryEvent:
         return cls(d["at"], d["event"], d.get("by"), dict(d.get("details") or {}))
 
 
-@dataclass(frozen=True, slots=True)
-class Snapshot:
+class Snapshot(msgspec.Struct, frozen=True, gc=False):
     """The anchored code at a moment (creation, resolution): what review-pairs exports need."""
 
     at: str
@@ -109,8 +106,7 @@ class Snapshot:
         return cls(d["at"], d["file"], d["line_start"], d["line_end"], d["text"])
 
 
-@dataclass(frozen=True, slots=True)
-class Thread:
+class Thread(msgspec.Struct, frozen=True, gc=False):
     id: str
     anchor: Anchor
     health: str
@@ -127,7 +123,7 @@ class Thread:
     anchor_method: str = "created"
     anchor_confidence: float = 1.0
     history: tuple[HistoryEvent, ...] = ()
-    snapshots: dict[str, Snapshot] = field(default_factory=dict)
+    snapshots: dict[str, Snapshot] = msgspec.field(default_factory=dict)
 
     @property
     def file(self) -> str:
@@ -233,6 +229,6 @@ class Thread:
         }
 
 
-_THREAD_FIELDS = tuple(f.name for f in fields(Thread))
+_THREAD_FIELDS = tuple(f.name for f in msgspec.structs.fields(Thread))
 _THREAD_INDEX = {name: i for i, name in enumerate(_THREAD_FIELDS)}
 _thread_values = attrgetter(*_THREAD_FIELDS)

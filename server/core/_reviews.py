@@ -18,8 +18,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlparse
 
+import msgspec
 import orjson
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from limpet.anchoring import create_anchor
 from limpet.model import (
@@ -120,7 +121,7 @@ class Reviews:
         """A stored reference as tool input would be: its paths canonical, its anchor a valid
         record; otherwise it is kept as an orphaned reference with its text, nothing read."""
         try:
-            anchor = _ANCHOR.validate_json(orjson.dumps(ref["anchor"]), strict=True) if ref.get("anchor") else None
+            anchor = _ANCHOR.decode(orjson.dumps(ref["anchor"])) if ref.get("anchor") else None
             for path in (ref["file"], *((anchor.file,) if anchor else ())):
                 if self._ws.normalize(path, "content") != path:
                     raise ValueError("not a canonical path")
@@ -247,7 +248,7 @@ class _SelectionReport(BaseModel):
     active_file: str | None = Field(None, max_length=4096)
 
 
-_ANCHOR = TypeAdapter(Anchor)
+_ANCHOR = msgspec.json.Decoder(Anchor)  # strict: JSON's types, as tool input
 _REFERENCE_KEYS = frozenset({"text", "file", "line", "line_end", "health"})
 
 

@@ -9,10 +9,10 @@
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from limpet.anchoring import _fileview, _languages, _symbols
@@ -161,13 +161,13 @@ def test_relocated_record_equals_a_rebuilt_one(path):
         a = rel.anchor
         rebuilt = anchor_from_view(path.name, new, a.line_start - 1, a.line_end - 1, origin_hash=anchor.origin_hash)
         # lines split by the edit: the thread is on their symbol and keeps them to look for (lost_text)
-        assert dataclasses.replace(a, lost_text="") == rebuilt
+        assert msgspec.structs.replace(a, lost_text="") == rebuilt
         assert relocated(anchor, path.name, new, a.line_start - 1, a.line_end - 1) == rebuilt
 
 
 def test_to_dict_is_the_plain_field_dict():
     a = create_anchor("m.py", b"def f():\n    return 1\n", 1, 2)
-    assert a.to_dict() == dataclasses.asdict(a)
+    assert a.to_dict() == msgspec.structs.asdict(a)
     assert a.to_dict()["fingerprint"] is not a.fingerprint
 
 

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
+from msgspec.structs import replace
 
 from limpet.anchoring import create_anchor
 from limpet.exporters import ExportItem

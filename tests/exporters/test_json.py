@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import io
-from dataclasses import replace
 from datetime import UTC, datetime
 
 import orjson
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from msgspec.structs import replace
 
 from limpet.anchoring import create_anchor
 from limpet.exporters import EXPORT_SCHEMA, ExportItem, ExportOptions, get_exporter, read_json_export

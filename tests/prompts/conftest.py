@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import json
 import shutil
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from msgspec.structs import replace
 
 from limpet.anchoring import create_anchor
 from limpet.model import Comment, Decision, HistoryEvent, Snapshot, Thread
