@@ -10,10 +10,10 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from limpet.model import Thread
-from limpet.server.store._entrycache import EntryCache
+from limpet.server.store._entrycache import CachedEntry, EntryCache
 from limpet.server.store._events import Event
 from limpet.server.store._fold import Apply, fold
-from limpet.server.store._paths import file_state
+from limpet.server.store._paths import FileState, file_state
 from limpet.server.store._positions import NEVER
 from limpet.server.store._threadfiles import EVENTS_SUFFIX, ThreadFiles, read_backup
 from limpet.server.store._vetting import Normalize, vet_thread
@@ -48,12 +48,8 @@ def load_entry(files: ThreadFiles, cache: EntryCache, thread_id: str, legacy: bo
     state = files.states(thread_id, False)[0]
     cached = cache.get(thread_id, state)
     if cached is not None:
-        return Entry((state, None), cached.thread, cached.key, (), None, cached.deleted)
-    entry = read_entry(files, thread_id, legacy, apply, backup_dir, normalize)
-    if entry is not None and not entry.problems and entry.too_new is None and entry.states[0] is not None \
-            and (entry.base is not None or entry.deleted):
-        cache.put(thread_id, entry.states[0], entry.anchor_key, entry.deleted, entry.base)
-    return entry
+        return _from_cache(cached, state)  # type: ignore[arg-type]
+    return _read_and_keep(files, cache, thread_id, apply, backup_dir, normalize)
 
 
 def load_entries(files: ThreadFiles, cache: EntryCache, thread_ids: Iterable[str], apply: Apply,
@@ -72,9 +68,23 @@ def load_entries(files: ThreadFiles, cache: EntryCache, thread_ids: Iterable[str
             except OSError:
                 state = None
             if state is not None and cached.state == state:
-                yield thread_id, Entry((state, None), cached.thread, cached.key, (), None, cached.deleted)
+                yield thread_id, _from_cache(cached, state)
                 continue
-        yield thread_id, load_entry(files, cache, thread_id, False, apply, backup_dir, normalize)
+        yield thread_id, _read_and_keep(files, cache, thread_id, apply, backup_dir, normalize)
+
+
+def _from_cache(cached: CachedEntry, state: FileState) -> Entry:
+    return Entry((state, None), cached.thread, cached.key, (), None, cached.deleted)
+
+
+def _read_and_keep(files: ThreadFiles, cache: EntryCache, thread_id: str, apply: Apply,
+                   backup_dir: Callable[[], Path | None], normalize: Normalize) -> Entry | None:
+    """read_entry, its clean result kept in the cache for other processes."""
+    entry = read_entry(files, thread_id, False, apply, backup_dir, normalize)
+    if entry is not None and not entry.problems and entry.too_new is None and entry.states[0] is not None \
+            and (entry.base is not None or entry.deleted):
+        cache.put(thread_id, entry.states[0], entry.anchor_key, entry.deleted, entry.base)
+    return entry
 
 
 def read_entry(files: ThreadFiles, thread_id: str, legacy: bool, apply: Apply,

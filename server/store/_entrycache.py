@@ -88,7 +88,6 @@ class EntryCache:
         self._code = code
         self._entries: dict[str, CachedEntry] | None = None  # loaded on first use
         self._fresh: dict[str, CachedEntry] = {}  # read from files since the cache was loaded
-        self._misses = 0
 
     def get(self, thread_id: str, state: FileState | None) -> CachedEntry | None:
         """The cached fold of the thread's file, when the file is as it was then."""
@@ -98,12 +97,11 @@ class EntryCache:
         cached = entries.get(thread_id)
         if cached is not None and cached.state == state:
             return cached
-        self._misses += 1
         return None
 
     def entries(self) -> dict[str, CachedEntry]:
         """Every cached fold by thread id (do not mutate); an entry counts only while its
-        file's stat equals its `state` (a mismatch goes through `get`, which counts it)."""
+        file's stat equals its `state`."""
         return self._load()
 
     def put(self, thread_id: str, state: FileState, key: str, deleted: bool, thread: Thread | None) -> None:
@@ -131,7 +129,7 @@ class EntryCache:
         except OSError as exc:
             log.info("thread cache not written (%s): the next process reads the files", exc)
             return False
-        self._entries, self._fresh, self._misses = merged, {}, 0
+        self._entries, self._fresh = merged, {}
         return True
 
     def _load(self) -> dict[str, CachedEntry]:
