@@ -25,6 +25,7 @@ from mcp.shared.exceptions import MCPError
 
 from limpet.model import InternalError, LimpetError
 from limpet.server.core import Service
+from limpet.server.mcp._payload import carry_payload, hand_over
 from limpet.server.operations import Operation, invoke, operations_for
 
 __all__ = ["McpApp", "error_result"]
@@ -131,10 +132,12 @@ class McpApp:
         except Exception:  # the door's last line: a bug must not kill the server or leak a traceback
             log.exception("tool %s failed", op.name)
             return error_result(InternalError(f"Internal error in {op.name}"))
-        content: list[Any] = [types.TextContent(type="text", text=op.text(result))]
+        structured, text = hand_over(op.structured_content(result), op.text(result),
+                                     text_is_json=op.text_is_json and isinstance(result, dict))
+        content: list[Any] = [types.TextContent(type="text", text=text)]
         if op.extra_content is not None:
             content.extend(_content_block(block) for block in op.extra_content(result))
-        return types.CallToolResult(content=content, structured_content=op.structured_content(result))
+        return types.CallToolResult(content=content, structured_content=structured)
 
     @contextlib.asynccontextmanager
     async def lifespan(self, _server: Server[Any]) -> AsyncIterator[dict[str, Any]]:
@@ -150,8 +153,10 @@ class McpApp:
             ver = version("limpet")
         except PackageNotFoundError:  # running from a source tree
             ver = "0"
-        return _Server(SERVER_NAME, version=ver, instructions=INSTRUCTIONS, lifespan=self.lifespan,
-                       notification_options=self.notification_options, **self.handlers)
+        server = _Server(SERVER_NAME, version=ver, instructions=INSTRUCTIONS, lifespan=self.lifespan,
+                         notification_options=self.notification_options, **self.handlers)
+        server.middleware.append(carry_payload)  # innermost: it edits the wire dict the SDK made
+        return server
 
 
 IDLE_FLUSH_SECONDS = 0.5

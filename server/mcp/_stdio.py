@@ -10,6 +10,7 @@ import mcp_types as types
 
 from limpet.server.core import Service
 from limpet.server.mcp._build import build_mcp
+from limpet.server.mcp._payload import OrjsonWrites
 
 __all__ = ["AnswerMalformed", "serve_stdio"]
 
@@ -24,7 +25,8 @@ def serve_stdio(workspace: str, groups: set[str] | None = None) -> None:
 
     async def main() -> None:
         async with stdio_server() as (read_stream, write_stream):
-            await server.run(AnswerMalformed(read_stream, write_stream), write_stream,
+            writes = OrjsonWrites(write_stream)
+            await server.run(AnswerMalformed(read_stream, writes), writes,
                              server.create_initialization_options(app.notification_options))
 
     anyio.run(main)

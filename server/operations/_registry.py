@@ -27,7 +27,7 @@ __all__ = ["GROUPS", "Operation", "REGISTRY", "invoke", "operation", "operations
 GROUPS = ("threads", "paired", "feedback", "review")
 
 
-def _json_text(result: Any) -> str:
+def json_text(result: Any) -> str:
     return orjson.dumps(result).decode()
 
 
@@ -44,7 +44,7 @@ class Operation:
     destructive: bool = False
     idempotent: bool = False
     # The text block: the JSON the seed shows for this tool (default: the structured result).
-    text: Callable[[Any], str] = _json_text
+    text: Callable[[Any], str] = json_text
     # Some seed tools report failures in their own documented shape instead of raising.
     structured: Callable[[Any], dict[str, Any]] | None = None
     # Extra content blocks (wire-shaped dicts: resource links, embedded resources).
@@ -59,6 +59,11 @@ class Operation:
 
     def output_schema(self) -> dict[str, Any] | None:
         return output_schema(self.result) if self.result else None
+
+    @property
+    def text_is_json(self) -> bool:
+        """The text block is exactly the structured content's JSON."""
+        return self.text is json_text and self.structured is None
 
     def structured_content(self, result: Any) -> dict[str, Any]:
         if self.structured is not None:
@@ -102,7 +107,7 @@ def operation(
             read_only=read_only,
             destructive=destructive,
             idempotent=idempotent,
-            text=text or _json_text,
+            text=text or json_text,
             structured=structured,
             extra_content=extra_content,
             error_text=error_text,
