@@ -18,7 +18,7 @@ from limpet.anchoring._fingerprint import (
     token_count,
 )
 from limpet.anchoring._text import rstripped, short_hash
-from limpet.model import ANCHOR_VERSION, Anchor, InvalidAnchor
+from limpet.model import ANCHOR_VERSION, Anchor, InvalidAnchor, packed_sketch
 
 __all__ = ["anchor_from_view", "choose_symbol", "create_anchor", "relocated", "text_hash"]
 
@@ -83,7 +83,7 @@ def anchor_from_view(
         symbol_hash=symbol.norm_hash if symbol else "",
         blind_hash=blind_hash(symbol.text, symbol.name) if symbol else "",
         structure_hash=structure_hash(evidence_text),
-        fingerprint=sketch(evidence_text),
+        fingerprint=packed_sketch(sketch(evidence_text)),
         symbol_tokens=token_count(evidence_text),
         symbol_twins=_twins(view, symbol),
         prefix=_context(view, first, -1), suffix=_context(view, last, +1),

@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from limpet.anchoring._text import normalized, replace_identifier, short_hash, tokens
 from limpet.model import blake2b
@@ -74,7 +74,7 @@ def sketch(text: str, size: int = SKETCH_SIZE) -> list[int]:
     return values[:size]
 
 
-def sketch_similarity(a: list[int], b: list[int]) -> float:
+def sketch_similarity(a: Sequence[int], b: Sequence[int]) -> float:
     """Estimated Jaccard similarity of the two trigram sets."""
     if not a or not b:
         return 0.0

@@ -162,7 +162,7 @@ class WorkspaceIndex:
             hits = sorted(p for p in table.get(digest, ()) if p[0] in wanted)
             return [(path, self._views[path].symbols[i]) for path, i in hits]
 
-    def similar_symbols(self, fingerprint: list[int], paths: list[str], min_shared: int = 4,
+    def similar_symbols(self, fingerprint: Sequence[int], paths: list[str], min_shared: int = 4,
                         limit: int | None = None) -> list[tuple[str, SymbolView, int]]:
         """Symbols sharing at least `min_shared` sketch values, most shared first (the first
         `limit` of them)."""

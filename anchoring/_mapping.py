@@ -30,7 +30,7 @@ def symbol_similarity(anchor: Anchor, sv: SymbolView, blind: bool = False) -> fl
             return blind_similarity(anchor.selected_text, anchor.symbol_name, sv.text, sv.name)
         return similarity(anchor.selected_text, sv.text)
     # lines inside a symbol: only the symbol's sketch was kept
-    return sketch_similarity(anchor.fingerprint, sv.sketch)
+    return sketch_similarity(anchor.sketch, sv.sketch)
 
 
 def map_into_symbol(anchor: Anchor, view: FileView, sv: SymbolView) -> tuple[int, int] | None:

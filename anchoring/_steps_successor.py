@@ -199,7 +199,7 @@ def _candidates(anchor: Anchor, view: FileView | None, index: WorkspaceIndex | N
     paths = [p for p in index.scope(False, needles(anchor)) if p != anchor.file]
     if not paths:
         return
-    for path, sv, _shared in index.similar_symbols(anchor.fingerprint, paths, min_shared=2, limit=OTHER_CANDIDATES):
+    for path, sv, _shared in index.similar_symbols(anchor.sketch, paths, min_shared=2, limit=OTHER_CANDIDATES):
         if kinds_compatible(anchor.symbol_kind, sv.kind):
             yield path, index.view(path), sv
 
@@ -212,7 +212,8 @@ def _own_candidates(anchor: Anchor, view: FileView) -> list[SymbolView]:
     if len(pool) <= OWN_CANDIDATES:
         return pool
     old_row = (anchor.symbol_start or anchor.line_start) - 1
-    by_sketch = sorted(pool, key=lambda sv: (-sketch_similarity(anchor.fingerprint, sv.sketch), sv.index))
+    own = anchor.sketch
+    by_sketch = sorted(pool, key=lambda sv: (-sketch_similarity(own, sv.sketch), sv.index))
     by_place = sorted(pool, key=lambda sv: (abs(sv.first - old_row), sv.index))
     keep = {sv.index: sv for sv in by_sketch[: OWN_CANDIDATES // 2]}
     for sv in by_place:

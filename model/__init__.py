@@ -5,7 +5,7 @@ vocabulary (tags, statuses, healths, author types, limits); the error tree with 
 codes, CLI exit codes and HTTP statuses. Plain values only: no I/O, no engine, no server.
 """
 
-from limpet.model._anchor import ANCHOR_VERSION, Anchor, content_hash
+from limpet.model._anchor import ANCHOR_VERSION, Anchor, content_hash, packed_sketch
 from limpet.model._digest import blake2b
 from limpet.model._errors import (
     FileNotFound,
@@ -84,5 +84,6 @@ __all__ = [
     "ThreadNotFound",
     "blake2b",
     "content_hash",
+    "packed_sketch",
     "is_thread_id",
 ]

@@ -10,13 +10,15 @@ module only holds them and turns them into dicts and back.
 
 from __future__ import annotations
 
+import struct
+from collections.abc import Iterable
 from typing import Any
 
 import msgspec
 
 from limpet.model._digest import blake2b
 
-__all__ = ["ANCHOR_VERSION", "Anchor", "content_hash"]
+__all__ = ["ANCHOR_VERSION", "Anchor", "content_hash", "packed_sketch"]
 
 ANCHOR_VERSION = 1
 
@@ -26,6 +28,17 @@ def content_hash(source: bytes) -> str:
     re-anchor. Here rather than in the engine so that a read that only checks whether files
     changed (a fresh `limpet list`) does not load the engine."""
     return blake2b(source, digest_size=16).hexdigest()
+
+
+def packed_sketch(values: Iterable[int]) -> str:
+    """A sketch's 32-bit values as one hex string (8 digits each, big-endian). One string a
+    thread rather than a list of 32 ints: a fresh process loading 100,000 threads allocates
+    3.2 million fewer objects (about a quarter of the load's time and memory)."""
+    values = tuple(values)
+    try:
+        return struct.pack(f">{len(values)}I", *values).hex()
+    except struct.error as exc:
+        raise ValueError(f"fingerprint values must be 32-bit unsigned integers: {exc}") from None
 
 
 class Anchor(msgspec.Struct, frozen=True, gc=False):
@@ -51,7 +64,9 @@ class Anchor(msgspec.Struct, frozen=True, gc=False):
     symbol_hash: str = ""  # whitespace-blind hash of the symbol's text
     blind_hash: str = ""  # symbol_hash with the symbol's own name blinded
     structure_hash: str = ""  # identifier-blind hash of the symbol (or of the lines)
-    fingerprint: list[int] = msgspec.field(default_factory=list)  # trigram sketch of symbol/lines
+    # Trigram sketch of the symbol/lines: packed_sketch's hex (records written before it hold
+    # the list of values, packed when read).
+    fingerprint: str | list[int] = ""
     symbol_tokens: int = 0
     symbol_twins: int = 0  # symbols sharing the qualified name at creation (overloads, setters)
     prefix: str = ""  # stripped non-blank rows before the range
@@ -62,18 +77,29 @@ class Anchor(msgspec.Struct, frozen=True, gc=False):
     lost_text: str = ""
     version: int = ANCHOR_VERSION
 
+    def __post_init__(self) -> None:  # also after decoding
+        if type(self.fingerprint) is list:
+            msgspec.structs.force_setattr(self, "fingerprint", packed_sketch(self.fingerprint))
+
+    @property
+    def sketch(self) -> tuple[int, ...]:
+        """The fingerprint's values."""
+        fp = self.fingerprint
+        if not isinstance(fp, str):
+            return tuple(fp)
+        return struct.unpack(f">{len(fp) // 8}I", bytes.fromhex(fp)) if fp else ()
+
     def to_dict(self) -> dict[str, Any]:
-        # By hand: dataclasses.asdict deep-copies every field recursively (slow, and all
-        # fields but the fingerprint list are immutable scalars).
-        d = {name: getattr(self, name) for name in _FIELD_NAMES}
-        d["fingerprint"] = list(self.fingerprint)
-        return d
+        # By hand: dataclasses.asdict deep-copies every field recursively (slow; every field
+        # is an immutable scalar).
+        return {name: getattr(self, name) for name in _FIELD_NAMES}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Anchor:
         values = d if _FIELD_SET.issuperset(d) else {k: v for k, v in d.items() if k in _FIELD_SET}
-        if "fingerprint" in values:
-            values = {**values, "fingerprint": list(map(int, values["fingerprint"] or ()))}
+        fp = values.get("fingerprint")
+        if fp is not None and not isinstance(fp, str):
+            values = {**values, "fingerprint": list(map(int, fp or ()))}
         return cls(**values)
 
 

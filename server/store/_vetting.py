@@ -10,6 +10,7 @@ it is never opened, shown or written back.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from limpet.model import (
@@ -28,7 +29,8 @@ __all__ = ["vet_anchor", "vet_thread"]
 
 MAX_COLUMN = 10_000_000
 MAX_TEXT = 4 * 1024 * 1024  # characters of anchored text kept in a record
-MAX_FINGERPRINT = 65_536
+MAX_FINGERPRINT = 65_536  # values
+_SKETCH = re.compile(r"(?:[0-9a-f]{8})*")
 
 Normalize = Callable[[str, str], str]
 
@@ -51,8 +53,10 @@ def vet_anchor(a: Anchor, normalize: Normalize) -> None:
             raise ValueError(f"anchor.{name} out of range")
     if not (0 <= a.start_byte <= 2**40 and 0 <= a.end_byte <= 2**40):
         raise ValueError("anchor byte offsets out of range")
-    if len(a.selected_text) > MAX_TEXT or len(a.fingerprint) > MAX_FINGERPRINT:
+    if len(a.selected_text) > MAX_TEXT or len(a.fingerprint) > 8 * MAX_FINGERPRINT:
         raise ValueError("anchor too large")
+    if not _SKETCH.fullmatch(a.fingerprint):  # the engine unpacks it when it searches
+        raise ValueError("anchor.fingerprint is not a packed sketch (8 hex digits a value)")
 
 
 def vet_thread(t: Thread, normalize: Normalize) -> None:

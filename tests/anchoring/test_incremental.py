@@ -20,6 +20,7 @@ from limpet.anchoring._anchor import anchor_from_view, create_anchor, relocated
 from limpet.anchoring._fileview import FileView, SymbolView, file_view
 from limpet.anchoring._index import WorkspaceIndex
 from limpet.anchoring._reanchor import reanchor
+from limpet.model import Anchor, packed_sketch
 
 FIXTURES = Path(__file__).parent / "fixtures" / "symbols"
 SOURCES = sorted(p for p in FIXTURES.iterdir() if not p.name.endswith(".expected.json"))
@@ -168,7 +169,20 @@ def test_relocated_record_equals_a_rebuilt_one(path):
 def test_to_dict_is_the_plain_field_dict():
     a = create_anchor("m.py", b"def f():\n    return 1\n", 1, 2)
     assert a.to_dict() == msgspec.structs.asdict(a)
-    assert a.to_dict()["fingerprint"] is not a.fingerprint
+    assert isinstance(a.fingerprint, str)  # packed: every field is immutable, nothing to copy
+
+
+def test_the_fingerprint_is_packed_and_older_records_are_read():
+    a = create_anchor("m.py", b"def f(x):\n    return x + 1\n", 1, 2)
+    values = a.sketch
+    assert values == tuple(sorted(values)) and all(0 <= v < 2**32 for v in values)
+    assert a.fingerprint == packed_sketch(values) and len(a.fingerprint) == 8 * len(values)
+    older = {**a.to_dict(), "fingerprint": list(values)}  # what records held before packing
+    assert Anchor.from_dict(older) == a
+    assert msgspec.json.decode(msgspec.json.encode(older), type=Anchor) == a
+    assert msgspec.structs.replace(a, fingerprint="").sketch == ()
+    with pytest.raises(ValueError, match="32-bit"):
+        Anchor.from_dict({**older, "fingerprint": [2**32]})
 
 
 def test_index_syncs_only_when_a_step_needs_it():
