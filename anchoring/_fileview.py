@@ -18,7 +18,11 @@ from limpet.anchoring._fingerprint import blind_hash, norm_hash, sketch, structu
 from limpet.anchoring._text import LineTable
 from limpet.model import content_hash
 
+# Views (with their trees, ~40x their source) kept for the next version of a file: the last
+# VIEW_CACHE_SIZE always, more while their sources total at most VIEW_CACHE_BYTES (a reconcile
+# of a few hundred small files keeps every tree for its next, incremental, parse).
 VIEW_CACHE_SIZE = 64
+VIEW_CACHE_BYTES = 2_000_000
 
 
 @dataclass(eq=False)
@@ -309,6 +313,7 @@ def _point(source: bytes, offset: int) -> tuple[int, int]:
 
 _cache: OrderedDict[tuple[str | None, str], FileView] = OrderedDict()
 _cache_lock = Lock()
+_cache_bytes = 0  # of the cached views' sources
 _last_view: tuple[str, bytes, FileView] | None = None
 
 
@@ -333,10 +338,14 @@ def file_view(path: str, source: bytes, digest: str | None = None, previous: str
             return view
         older = _cache.get((language, previous)) if previous else None
     view = FileView(language, source, digest, older)
+    global _cache_bytes
     with _cache_lock:
+        if key not in _cache:
+            _cache_bytes += len(source)
         _cache[key] = view
-        while len(_cache) > VIEW_CACHE_SIZE:
+        while len(_cache) > VIEW_CACHE_SIZE and _cache_bytes > VIEW_CACHE_BYTES:
             _, evicted = _cache.popitem(last=False)
+            _cache_bytes -= len(evicted.source)
             evicted.tree = evicted.matches = None  # big; only recently used views keep them
             evicted.cached = False
         _remember(path, source, view)

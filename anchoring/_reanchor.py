@@ -36,12 +36,13 @@ when found but changed, `orphaned` when gone.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from threading import Lock
 
 import msgspec
 
 from limpet.anchoring._anchor import relocated
+from limpet.anchoring._carry import carried
 from limpet.anchoring._fileview import file_view
 from limpet.anchoring._index import WorkspaceIndex
 from limpet.anchoring._steps_local import (
@@ -63,8 +64,7 @@ METHODS = ("unchanged", "exact", "symbol", "renamed", "moved", "fuzzy", "orphane
 WEAK_SYMBOL_MATCH = 0.5  # below this, an identical copy elsewhere beats the same name
 
 
-@dataclass(frozen=True)
-class Relocation:
+class Relocation(msgspec.Struct, frozen=True, gc=False):  # built once per re-anchored thread
     anchor: Anchor  # where the thread points now (the old anchor when orphaned)
     health: str  # anchored | drifted | orphaned
     method: str  # one of METHODS
@@ -75,6 +75,10 @@ def reanchor(anchor: Anchor, source: bytes | None, index: WorkspaceIndex | None 
     """Where is the anchor's code in `source` (the current bytes of anchor.file; None if gone)?"""
     if source is not None and source_hash(source) == anchor.content_hash:
         return Relocation(anchor, _health(anchor, anchor.text_hash), "unchanged", 1.0)
+    if source is not None:  # pushed by an edit elsewhere in its file: what the cascade would find
+        moved = carried(anchor, file_view(anchor.file, source, source_hash(source), previous=anchor.content_hash))
+        if moved is not None:
+            return Relocation(moved, _health(moved, moved.text_hash), "exact", 1.0)
     hit = find(anchor, source, index)
     if hit is None:
         return Relocation(anchor, "orphaned", "orphaned", 0.0)

@@ -7,7 +7,6 @@ field. Positions come from the thread's `Anchor`, which the engine builds.
 
 from __future__ import annotations
 
-from operator import attrgetter
 from typing import Any
 
 import msgspec
@@ -146,14 +145,8 @@ class Thread(msgspec.Struct, frozen=True, gc=False):
         return Snapshot(self.created_at, a.file, a.line_start, a.line_end, a.selected_text)
 
     def evolve(self, **changes: Any) -> Thread:
-        # By hand: dataclasses.replace re-validates every field on each call (a reconcile
-        # evolves every thread it moves).
-        values = list(_thread_values(self))
-        for name, value in changes.items():
-            if name not in _THREAD_INDEX:
-                raise TypeError(f"Thread has no field {name!r}")
-            values[_THREAD_INDEX[name]] = value
-        return Thread(*values)
+        """A copy with `changes` (TypeError naming a field a thread does not have)."""
+        return msgspec.structs.replace(self, **changes)
 
     # -- storage -------------------------------------------------------------------------
     def _state(self) -> dict[str, Any]:
@@ -229,6 +222,3 @@ class Thread(msgspec.Struct, frozen=True, gc=False):
         }
 
 
-_THREAD_FIELDS = tuple(f.name for f in msgspec.structs.fields(Thread))
-_THREAD_INDEX = {name: i for i, name in enumerate(_THREAD_FIELDS)}
-_thread_values = attrgetter(*_THREAD_FIELDS)

@@ -114,7 +114,9 @@ def test_only_cached_views_keep_their_tree_for_the_next_version(monkeypatch):
     # A workspace index holds a view per file; the trees are what would make that memory
     # grow with the workspace, and only a cached view is ever a next version's `previous`.
     monkeypatch.setattr(_fileview, "_cache", type(_fileview._cache)())
+    monkeypatch.setattr(_fileview, "_cache_bytes", 0)
     monkeypatch.setattr(_fileview, "VIEW_CACHE_SIZE", 2)
+    monkeypatch.setattr(_fileview, "VIEW_CACHE_BYTES", 0)
     views = [file_view(f"m{i}.py", b"def f%d():\n    return %d\n" % (i, i)) for i in range(4)]
     assert [len(v.symbols) for v in views] == [1, 1, 1, 1]  # symbols asked for after eviction
     assert [v.tree is not None for v in views] == [False, False, True, True]
