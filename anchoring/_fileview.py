@@ -18,11 +18,12 @@ from limpet.anchoring._fingerprint import blind_hash, norm_hash, sketch, structu
 from limpet.anchoring._text import LineTable
 from limpet.model import content_hash
 
-# Views (with their trees, ~40x their source) kept for the next version of a file: the last
-# VIEW_CACHE_SIZE always, more while their sources total at most VIEW_CACHE_BYTES (a reconcile
-# of a few hundred small files keeps every tree for its next, incremental, parse).
+# Views (with their trees, ~20x their source) kept for the next version of a file: the last
+# VIEW_CACHE_SIZE always, more while their sources total at most VIEW_CACHE_BYTES (measured:
+# ~32 MB of trees and symbols), so a reconcile of a few hundred small files keeps every tree
+# for its next, incremental, parse.
 VIEW_CACHE_SIZE = 64
-VIEW_CACHE_BYTES = 2_000_000
+VIEW_CACHE_BYTES = 1_000_000
 
 
 @dataclass(eq=False)
