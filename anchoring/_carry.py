@@ -65,7 +65,7 @@ def _outline_kept(view: FileView, base_hash: str):
         base = cached_view_of(view.language, base_hash)
         kept = None
         if base is not None and base is not view:
-            edit = view._edit_from(base)
+            edit = view.edit_from(base)
             if _same_outline(base, view, edit):
                 kept = (base, edit)
         view.memo[key] = kept

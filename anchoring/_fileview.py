@@ -149,7 +149,7 @@ class FileView:
                for sv in old_views or () if sv.evidence}
         if not old:
             return
-        edit = self._edit_from(previous)
+        edit = self.edit_from(previous)
         delta = edit.new_end - edit.old_end
         for sv in views:
             sym = sv.symbol
@@ -169,7 +169,7 @@ class FileView:
         if previous is None or previous.language != self.language or previous.tree is None:
             self.tree = _languages.parse(self.language, self.source)
             return _symbols.query_matches(self.language, self.tree)
-        edit = self._edit_from(previous)
+        edit = self.edit_from(previous)
         old_tree = _edited_tree(previous.tree, previous.source, self.source, edit)
         self.tree = _languages.parse(self.language, self.source, old_tree)
         if previous.matches is None:
@@ -250,7 +250,7 @@ class FileView:
         key = ("edit", base_hash)
         if key not in self.memo:
             base = cached_view_of(self.language, base_hash)
-            self.memo[key] = None if base is None or base is self else self._edit_from(base)
+            self.memo[key] = None if base is None or base is self else self.edit_from(base)
         edit = self.memo[key]
         if edit is None:
             return None
@@ -261,7 +261,7 @@ class FileView:
             return first + delta, last + delta
         return None
 
-    def _edit_from(self, base: FileView) -> _symbols.Edit:
+    def edit_from(self, base: FileView) -> _symbols.Edit:
         key = ("edit", base.hash)
         if self.memo.get(key) is None:
             self.memo[key] = _edit_between(base.source, self.source)

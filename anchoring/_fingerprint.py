@@ -194,3 +194,31 @@ def _first_positions(name: str, nbits: int) -> list[int]:
     digest = zlib.crc32(name.encode("utf-8", "surrogatepass"))
     second = zlib.adler32(name.encode("utf-8", "surrogatepass")) | 1
     return [(digest + i * second) % nbits for i in range(4)]
+
+
+RENAMES_MIN_SHARE = 0.5  # of the tokens that must line up before renamed identifiers are read from the rest
+
+
+def renamed_similarity(a: str, b: str) -> float:
+    """Token similarity of `a` and `b` once the identifiers `b` consistently renamed are renamed
+    in `a` too: an identifier of `a` standing, wherever the two line up, for one and the same
+    identifier of `b` (FieldABC -> Field, Error -> _Error). A rename applied through a body
+    costs nothing; an identifier read as two different ones is no rename and stays a difference."""
+    from difflib import SequenceMatcher  # the successor step's last question: rarely asked
+
+    old, new = tokens(a), tokens(b)
+    if not old or not new:
+        return 0.0
+    matcher = SequenceMatcher(None, old, new, autojunk=False)
+    if matcher.ratio() < RENAMES_MIN_SHARE:
+        return matcher.ratio()
+    seen: dict[str, set[str]] = {}
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        if op == "replace" and i2 - i1 == j2 - j1:
+            for x, y in zip(old[i1:i2], new[j1:j2], strict=True):
+                if _shape(x) == "I" and _shape(y) == "I":
+                    seen.setdefault(x, set()).add(y)
+    renames = {x: ys.pop() for x, ys in seen.items() if len(ys) == 1}
+    if not renames:
+        return matcher.ratio()
+    return SequenceMatcher(None, [renames.get(t, t) for t in old], new, autojunk=False).ratio()

@@ -36,7 +36,7 @@ from __future__ import annotations
 from rapidfuzz.distance import Indel
 
 from limpet.anchoring._fileview import FileView, SymbolView
-from limpet.anchoring._fingerprint import in_name_filter, similarity, sketch_similarity
+from limpet.anchoring._fingerprint import in_name_filter, renamed_similarity, similarity, sketch_similarity
 from limpet.anchoring._index import WorkspaceIndex
 from limpet.anchoring._mapping import kinds_compatible, map_into_symbol
 from limpet.anchoring._signature import signature
@@ -55,6 +55,7 @@ MARGIN = 0.15  # the best must lead every other candidate by this much
 MARGIN_SAME_NAME = 0.1  # ... when the best alone keeps the old name and is alike by BODY_ALONE
 CLAIM_MARGIN = 0.05  # a rival is another gone symbol's when it scores this much more there
 STRONG_SCORE, STRONG_LEAD, STRONG_BODY = 0.7, 0.3, 0.65  # a lead this large needs no rows kept verbatim
+RENAMED_ALIKE = 0.9  # ... nor does a body alike by this once identifiers renamed throughout are renamed
 PLACE_ROWS = 40  # rows away at which nearness counts for nothing
 OWN_CANDIDATES = 24  # own-file symbols scored in full (the nearest by sketch and by place)
 OTHER_CANDIDATES = 12  # symbols of other changed files scored in full (the nearest by sketch)
@@ -97,13 +98,21 @@ def successor_step(anchor: Anchor, view: FileView | None, index: WorkspaceIndex 
         rivals = [other for other in rivals if other not in close]
     strong = (path == anchor.file and best.parent_name == parent_of(anchor.symbol, anchor.symbol_name)
               and score >= STRONG_SCORE and body >= STRONG_BODY and all(score - other[0] >= STRONG_LEAD for other in rivals))
-    if body < BODY_ALONE and not same_name and not strong and not old.most_rows_kept(best):
+    if body < BODY_ALONE and not same_name and not strong and not old.most_rows_kept(best) \
+            and not _renamed_through(old, best, score, rivals):
         return None  # rewritten: the old code's telling rows are gone
     rows = map_into_symbol(anchor, cand_view, best)
     if rows is None:
         return None
     method = "renamed" if path == anchor.file else "moved"
     return Hit(path, cand_view, rows[0], rows[1], method, round(0.4 + 0.5 * score, 4))
+
+
+def _renamed_through(old: _Old, best: SymbolView, score: float, rivals: list) -> bool:
+    """Rows changed only by identifiers renamed throughout (a type, an error, a helper renamed
+    with the symbol), with a lead no rival comes near."""
+    return (all(score - other[0] >= STRONG_LEAD for other in rivals)
+            and renamed_similarity(old.source, best.text) >= RENAMED_ALIKE)
 
 
 def _score(old: _Old, body: float, path: str, sv: SymbolView) -> float:

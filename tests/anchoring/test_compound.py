@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from limpet.anchoring import WorkspaceIndex, content_hash, create_anchor, language_for, reanchor
 from limpet.anchoring._fileview import file_view
-from limpet.anchoring._fingerprint import in_name_filter, name_filter
+from limpet.anchoring._fingerprint import in_name_filter, name_filter, renamed_similarity, similarity
 from limpet.anchoring._signature import signature
 
 CPP_HEADER = b"""#pragma once
@@ -201,3 +201,15 @@ def test_filters_stored_by_earlier_anchors_are_still_read():
 def test_a_damaged_filter_holds_every_name_so_no_sibling_passes_for_a_successor():
     assert in_name_filter("2:zz", "anything") and in_name_filter("2:", "anything")
     assert not in_name_filter("", "anything")  # no filter stored: nothing was there
+
+
+def test_identifiers_renamed_throughout_cost_nothing_but_an_inconsistent_one_does():
+    old = "def load(x):\n    if not isinstance(x, FieldABC):\n        raise ResolutionError\n    return FieldABC(x)\n"
+    renamed = old.replace("FieldABC", "Field").replace("ResolutionError", "_ResolutionError")
+    assert renamed_similarity(old, renamed) == 1.0
+    assert similarity(old, renamed) < 0.9  # what the rows say without reading the renames
+    # FieldABC read as Field in one place and as Other in another: no rename, a difference
+    mixed = old.replace("FieldABC)", "Field)", 1).replace("FieldABC(x)", "Other(x)")
+    assert renamed_similarity(old, mixed) < 1.0
+    rewritten = "def load(x):\n    return registry.get(x) or default_field()\n"
+    assert renamed_similarity(old, rewritten) < 0.6
