@@ -20,25 +20,26 @@ import os
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import NoReturn
 
 from limpet.model import (
     Anchor,
     FileNotFound,
-    InvalidArgument,
     StoreCorrupted,
     StoreError,
     StoreTooNew,
     Thread,
     ThreadNotFound,
 )
+from limpet.server.store._appending import plan_append
 from limpet.server.store._derived import DerivedCache
 from limpet.server.store._documents import Documents
-from limpet.server.store._entries import Entry, load_entries, load_entry, restorable
+from limpet.server.store._entries import Entry, load_entries, load_entry
 from limpet.server.store._entrycache import EntryCache, code_key
-from limpet.server.store._events import Event, dump_event, event_order
+from limpet.server.store._events import Event
 from limpet.server.store._filehashes import FileHashes
 from limpet.server.store._files import atomic_write, cross_process_lock, remove_stale_temps, storage_failed
-from limpet.server.store._fold import Apply, fold, stamped
+from limpet.server.store._fold import Apply, fold
 from limpet.server.store._gc import gc_paused
 from limpet.server.store._layout import ensure_private, locate, scratch_folder
 from limpet.server.store._notify import ALL, DirTracker
@@ -52,7 +53,6 @@ from limpet.server.store._threadfiles import (
     IdTaken,
     ThreadFiles,
     folder_problem,
-    render,
     thread_id_of_name,
     thread_ids_of_names,
     write_backup,
@@ -308,9 +308,6 @@ class ThreadStore:
             self._report(thread_id, entry)
         return entry
 
-    def _fold(self, thread_id: str, events: list[Event], problems: list[str]) -> tuple[Thread | None, str, bool]:
-        return fold(self._apply, thread_id, events, problems)
-
     def _set(self, thread_id: str, entry: Entry | None) -> Entry | None:
         if entry is None:
             self._entries.pop(thread_id, None)
@@ -376,54 +373,34 @@ class ThreadStore:
         Returns the thread after the event (None once deleted)."""
         self._require_lock()
         self._prepare_write()
-        states, parsed, data = self._files.read(thread_id, legacy=True)
-        if parsed.too_new is not None:
-            raise StoreTooNew(f"Thread {thread_id} was written by a newer limpet (schema {parsed.too_new})",
-                              details={"schema": parsed.too_new, "thread_id": thread_id})
-        problems: list[str] = []
-        base, _key, deleted = self._fold(thread_id, parsed.events, problems)
-        if event.event in ("created", "snapshot") and event.mode != "replace" and (parsed.events or states[0]):
-            raise IdTaken(thread_id)
-        events, restored = parsed.events, []
-        if base is None and not deleted and event.event not in ("created", "snapshot"):
-            restored = restorable(self.backup_dir, thread_id, parsed.events)  # a damaged file: its backup's events
-            events = [*parsed.events, *restored]
-            base, _key, deleted = self._fold(thread_id, events, problems)
-            if base is None:
-                self._refresh_one(thread_id, force=True)
-                self.get(thread_id)  # raises the right error (not found, damaged, too new)
-                raise ThreadNotFound(f"Thread not found: {thread_id}", details={"thread_id": thread_id})
-        event = stamped(event, events)
-        after = self._apply(base, thread_id, event)
-        if after is base:
-            return self.get(thread_id) if base is not None else None
-        if after is not None:
-            try:
-                vet_thread(after, self.ws.normalize)
-            except ValueError as exc:
-                raise InvalidArgument(f"Refusing to write an invalid thread: {exc}",
-                                      details={"thread_id": thread_id}) from None
-        for lost in sorted(restored, key=event_order):  # the write repairs the file from the backup
-            data = render(data, dump_event(lost))
-        new = render(data, dump_event(event))
+        plan = plan_append(self._files, thread_id, event, self._apply, self.backup_dir, self.ws.normalize,
+                           lambda: self._missing(thread_id))
+        if plan.after is plan.base:
+            return self.get(thread_id) if plan.base is not None else None
         path = Path(self._files.events_path(thread_id))
         try:
-            atomic_write(path, new, durable=durable, scratch=scratch_folder(self.places))
+            atomic_write(path, plan.new, durable=durable, scratch=scratch_folder(self.places))
         except OSError as exc:
             raise storage_failed(exc, path.relative_to(self.ws.root)) from None
         # Written: from here on nothing may fail the call.
-        if states[1] is not None:
+        if plan.states[1] is not None:
             with contextlib.suppress(OSError):
                 os.unlink(self._files.legacy_path(thread_id))  # converted into the events file
         backups = self.private_folder(create=True)
-        write_backup(backups / "backups" / "threads" if backups is not None else None, thread_id, new)
-        if parsed.problems or problems or restored:  # read it back as any reader will
+        write_backup(backups / "backups" / "threads" if backups is not None else None, thread_id, plan.new)
+        if plan.reread:  # read it back as any reader will
             entry = self._refresh_one(thread_id, force=True)
         else:
-            key = event.id if event.anchor is not None or event.event == "snapshot" else _key
-            entry = self._set(thread_id, Entry(self._files.states(thread_id, self._legacy_possible), after, key,
-                                                (), None, deleted or after is None))
+            event = plan.event
+            key = event.id if event.anchor is not None or event.event == "snapshot" else plan.anchor_key
+            entry = self._set(thread_id, Entry(self._files.states(thread_id, self._legacy_possible), plan.after,
+                                                key, (), None, plan.deleted or plan.after is None))
         return entry.thread if entry is not None else None
+
+    def _missing(self, thread_id: str) -> NoReturn:
+        self._refresh_one(thread_id, force=True)
+        self.get(thread_id)  # raises the right error (not found, damaged, too new)
+        raise ThreadNotFound(f"Thread not found: {thread_id}", details={"thread_id": thread_id})
 
     def append_many(self, items: list[tuple[str, Event]]) -> list[Thread | None]:
         """Bulk appends (imports, benchmarks): the same writes, without an fsync each but one

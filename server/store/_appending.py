@@ -1,0 +1,67 @@
+"""What appending one event makes of a thread's file: read, fold, repair, apply, check.
+
+The store's `append` writes what this plans (under its lock); nothing here writes. A file
+damaged since its last write is read together with this checkout's backup of it, so the
+write repairs it; an event that would make the thread invalid is refused before any byte
+moves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from limpet.model import InvalidArgument, StoreTooNew, Thread
+from limpet.server.store._entries import restorable
+from limpet.server.store._events import Event, dump_event, event_order
+from limpet.server.store._fold import Apply, fold, stamped
+from limpet.server.store._threadfiles import IdTaken, States, ThreadFiles, render
+from limpet.server.store._vetting import Normalize, vet_thread
+
+__all__ = ["Append", "plan_append"]
+
+
+@dataclass
+class Append:
+    states: States  # of the files as read
+    event: Event  # stamped after everything the file holds
+    base: Thread | None  # the thread before the event (None: gone, or damaged beyond repair)
+    after: Thread | None  # the thread after it (None: deleted)
+    anchor_key: str  # the event that set the committed anchor, before this one
+    deleted: bool
+    reread: bool  # the file had problems, or was repaired: read it back as any reader will
+    new: bytes  # the file's bytes with the event appended
+
+
+def plan_append(files: ThreadFiles, thread_id: str, event: Event, apply: Apply, backup_dir: Path | None,
+                normalize: Normalize, missing: Callable[[], None]) -> Append:
+    """The append of `event` to the thread's file as it is on disk now. `missing` raises the
+    right error when the thread cannot be found (not there, damaged, written by a newer limpet)."""
+    states, parsed, data = files.read(thread_id, legacy=True)
+    if parsed.too_new is not None:
+        raise StoreTooNew(f"Thread {thread_id} was written by a newer limpet (schema {parsed.too_new})",
+                          details={"schema": parsed.too_new, "thread_id": thread_id})
+    problems: list[str] = []
+    base, key, deleted = fold(apply, thread_id, parsed.events, problems)
+    if event.event in ("created", "snapshot") and event.mode != "replace" and (parsed.events or states[0]):
+        raise IdTaken(thread_id)
+    events, restored = parsed.events, []
+    if base is None and not deleted and event.event not in ("created", "snapshot"):
+        restored = restorable(backup_dir, thread_id, parsed.events)  # a damaged file: its backup's events
+        events = [*parsed.events, *restored]
+        base, key, deleted = fold(apply, thread_id, events, problems)
+        if base is None:
+            missing()
+    event = stamped(event, events)
+    after = apply(base, thread_id, event)
+    if after is not None and after is not base:
+        try:
+            vet_thread(after, normalize)
+        except ValueError as exc:
+            raise InvalidArgument(f"Refusing to write an invalid thread: {exc}",
+                                  details={"thread_id": thread_id}) from None
+    for lost in sorted(restored, key=event_order):  # the write repairs the file from the backup
+        data = render(data, dump_event(lost))
+    new = render(data, dump_event(event)) if after is not base else b""
+    return Append(states, event, base, after, key, deleted, bool(parsed.problems or problems or restored), new)
