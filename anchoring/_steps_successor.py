@@ -55,6 +55,7 @@ MARGIN = 0.15  # the best must lead every other candidate by this much
 MARGIN_SAME_NAME = 0.1  # ... when the best alone keeps the old name and is alike by BODY_ALONE
 CLAIM_MARGIN = 0.05  # a rival is another gone symbol's when it scores this much more there
 STRONG_SCORE, STRONG_LEAD, STRONG_BODY = 0.7, 0.3, 0.65  # a lead this large needs no rows kept verbatim
+RENAMED_FLOOR, RENAMED_MIN_TOKENS = 0.4, 20  # a body this alike and long may differ by renames alone
 RENAMED_ALIKE = 0.9  # ... nor does a body alike by this once identifiers renamed throughout are renamed
 PLACE_ROWS = 40  # rows away at which nearness counts for nothing
 OWN_CANDIDATES = 24  # own-file symbols scored in full (the nearest by sketch and by place)
@@ -74,8 +75,10 @@ def successor_step(anchor: Anchor, view: FileView | None, index: WorkspaceIndex 
     scored = []
     for path, cand_view, sv in _candidates(anchor, view, index):
         body = old.body_similarity(sv)
-        if body < old.body_min:
-            continue
+        if body < old.body_min and not (path == anchor.file and body >= RENAMED_FLOOR
+                                        and old.tokens >= RENAMED_MIN_TOKENS
+                                        and renamed_similarity(old.source, sv.text) >= 1.0):
+            continue  # (a body that differs by renames alone, in the same file, is no rewrite)
         if index is not None and index.existed_before(path, sv.qualified_name):
             continue  # (asked last: the previous version's symbols may cost a parse)
         scored.append((_score(old, body, path, sv), body, path, cand_view, sv))
@@ -111,8 +114,9 @@ def successor_step(anchor: Anchor, view: FileView | None, index: WorkspaceIndex 
 def _renamed_through(old: _Old, best: SymbolView, score: float, rivals: list) -> bool:
     """Rows changed only by identifiers renamed throughout (a type, an error, a helper renamed
     with the symbol), with a lead no rival comes near."""
-    return (all(score - other[0] >= STRONG_LEAD for other in rivals)
-            and renamed_similarity(old.source, best.text) >= RENAMED_ALIKE)
+    renamed = renamed_similarity(old.source, best.text)
+    lead = MARGIN if renamed >= 1.0 else STRONG_LEAD  # nothing but consistent renames: the usual lead
+    return renamed >= RENAMED_ALIKE and all(score - other[0] >= lead for other in rivals)
 
 
 def _score(old: _Old, body: float, path: str, sv: SymbolView) -> float:
@@ -155,6 +159,7 @@ class _Old:
         self.parent = parent.rsplit(".", 1)[-1] if parent else ""
         self.source = text
         self.signature = signature(text, name)
+        self.tokens = tokens
         self.body_min = BODY_MIN_SMALL if tokens < SMALL_TOKENS else BODY_MIN
         self._texts: dict[tuple[str, ...], tuple[str, set[str]]] = {}
 
