@@ -73,10 +73,12 @@ class Relocation(msgspec.Struct, frozen=True, gc=False):  # built once per re-an
 
 def reanchor(anchor: Anchor, source: bytes | None, index: WorkspaceIndex | None = None) -> Relocation:
     """Where is the anchor's code in `source` (the current bytes of anchor.file; None if gone)?"""
-    if source is not None and source_hash(source) == anchor.content_hash:
-        return Relocation(anchor, _health(anchor, anchor.text_hash), "unchanged", 1.0)
-    if source is not None:  # pushed by an edit elsewhere in its file: what the cascade would find
-        moved = carried(anchor, file_view(anchor.file, source, source_hash(source), previous=anchor.content_hash))
+    if source is not None:
+        digest = source_hash(source)
+        if digest == anchor.content_hash:
+            return Relocation(anchor, _health(anchor, anchor.text_hash), "unchanged", 1.0)
+        # pushed by an edit elsewhere in its file: what the cascade would find
+        moved = carried(anchor, file_view(anchor.file, source, digest, previous=anchor.content_hash))
         if moved is not None:
             return Relocation(moved, _health(moved, moved.text_hash), "exact", 1.0)
     hit = find(anchor, source, index)
