@@ -3,6 +3,9 @@ that come back. (Before/after golden cases of each failure class: fixtures/reanc
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -213,3 +216,30 @@ def test_identifiers_renamed_throughout_cost_nothing_but_an_inconsistent_one_doe
     assert renamed_similarity(old, mixed) < 1.0
     rewritten = "def load(x):\n    return registry.get(x) or default_field()\n"
     assert renamed_similarity(old, rewritten) < 0.6
+
+
+CONTAINERS = Path(__file__).parent / "fixtures" / "containers"  # one small billing type per language
+RENAMES = {"rb": ("Invoice", "Bill"), "lua": ("Invoice", "Bill")}
+TYPE_KINDS = {"class", "module", "namespace", "struct", "interface", "object", "enum", "trait"}
+
+
+@pytest.mark.parametrize("path", sorted(CONTAINERS.iterdir()), ids=lambda p: p.suffix[1:])
+def test_a_renamed_type_keeps_its_members_threads_through_edits(path: Path) -> None:
+    """The enclosing type renamed and the bodies edited: every member's thread follows it,
+    anchored when its text is unchanged, drifted when edited; none is lost or moved elsewhere."""
+    old, new = RENAMES.get(path.suffix[1:], ("InvoiceService", "BillingService"))
+    before = path.read_bytes()
+    for after, edited in ((before.replace(old.encode(), new.encode()), False),
+                          (before.replace(old.encode(), new.encode()).replace(b"30", b"45"), True)):
+        index = WorkspaceIndex()
+        index.update({path.name: content_hash(before)}, {path.name: before}.get)
+        index.update({path.name: content_hash(after)}, {path.name: after}.get)
+        members = [sv for sv in file_view(path.name, before).symbols if sv.kind not in TYPE_KINDS]
+        assert members
+        for sv in members:
+            rel = reanchor(create_anchor(path.name, before, sv.first + 1, sv.last + 1), after, index)
+            assert rel.health != "orphaned", sv.qualified_name
+            assert rel.anchor.symbol == sv.qualified_name.replace(old, new)
+            assert rel.anchor.line_start == sv.first + 1
+            if not edited and old.encode() not in before[sv.symbol.start_byte:sv.symbol.end_byte]:
+                assert rel.health == "anchored"
