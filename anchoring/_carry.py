@@ -18,6 +18,7 @@ import msgspec
 
 from limpet.anchoring._anchor import CONTEXT_ROWS, WHOLE_SYMBOL_SLACK
 from limpet.anchoring._fileview import FileView, cached_view_of
+from limpet.anchoring._symbols import Edit
 from limpet.model import ANCHOR_VERSION, Anchor
 
 __all__ = ["carried"]
@@ -44,12 +45,11 @@ def carried(anchor: Anchor, view: FileView) -> Anchor | None:
     if not _candidates_kept(base, view, first, rows):
         return None
     first, last = first + rows, last + rows
-    start_byte, end_byte = view.lines.rows_span(first, last)
-    if view.source[start_byte:end_byte] != anchor.selected_text.encode("utf-8", "surrogatepass") \
-            and not view.has_text(first, last, anchor.selected_text):  # (CRLF, a BOM, invalid UTF-8)
+    if not view.has_text(first, last, anchor.selected_text):
         return None
     if anchor.symbol is None and view.innermost(first, last) is not None:
         return None  # a definition around the edit now takes in the lines
+    start_byte, end_byte = view.lines.rows_span(first, last)
     symbol_start, symbol_end = anchor.symbol_start, anchor.symbol_end
     return msgspec.structs.replace(
         anchor, line_start=first + 1, line_end=last + 1, start_byte=start_byte, end_byte=end_byte,
@@ -58,7 +58,7 @@ def carried(anchor: Anchor, view: FileView) -> Anchor | None:
         content_hash=view.hash, origin_hash=anchor.origin_hash or anchor.text_hash)
 
 
-def _outline_kept(view: FileView, base_hash: str):
+def _outline_kept(view: FileView, base_hash: str) -> tuple[FileView, Edit] | None:
     """(the view of `base_hash`, the edit from it to `view`) when that version is cached and the
     edit kept the file's outline (once per pair of versions)."""
     key = ("outline kept", base_hash)
@@ -73,7 +73,7 @@ def _outline_kept(view: FileView, base_hash: str):
     return view.memo[key]
 
 
-def _same_outline(base: FileView, view: FileView, edit) -> bool:
+def _same_outline(base: FileView, view: FileView, edit: Edit) -> bool:
     """The same symbols (names, kinds, nesting), and each one clear of the edit where the edit
     put its rows: a definition may take in rows next to it (an annotation, a comment) that an
     edit turned into its own."""

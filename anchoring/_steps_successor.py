@@ -77,7 +77,7 @@ def successor_step(anchor: Anchor, view: FileView | None, index: WorkspaceIndex 
         body = old.body_similarity(sv)
         if body < old.body_min and not (path == anchor.file and body >= RENAMED_FLOOR
                                         and old.tokens >= RENAMED_MIN_TOKENS
-                                        and renamed_similarity(old.source, sv.text) >= 1.0):
+                                        and old.renamed_similarity(sv) >= 1.0):
             continue  # (a body that differs by renames alone, in the same file, is no rewrite)
         if index is not None and index.existed_before(path, sv.qualified_name):
             continue  # (asked last: the previous version's symbols may cost a parse)
@@ -114,7 +114,7 @@ def successor_step(anchor: Anchor, view: FileView | None, index: WorkspaceIndex 
 def _renamed_through(old: _Old, best: SymbolView, score: float, rivals: list) -> bool:
     """Rows changed only by identifiers renamed throughout (a type, an error, a helper renamed
     with the symbol), with a lead no rival comes near."""
-    renamed = renamed_similarity(old.source, best.text)
+    renamed = old.renamed_similarity(best)
     lead = MARGIN if renamed >= 1.0 else STRONG_LEAD  # nothing but consistent renames: the usual lead
     return renamed >= RENAMED_ALIKE and all(score - other[0] >= lead for other in rivals)
 
@@ -162,6 +162,7 @@ class _Old:
         self.tokens = tokens
         self.body_min = BODY_MIN_SMALL if tokens < SMALL_TOKENS else BODY_MIN
         self._texts: dict[tuple[str, ...], tuple[str, set[str]]] = {}
+        self._renamed: dict[SymbolView, float] = {}
 
     @classmethod
     def of_anchor(cls, anchor: Anchor) -> _Old:
@@ -175,6 +176,12 @@ class _Old:
     def body_similarity(self, sv: SymbolView) -> float:
         old, _ = self._old_text(sv)
         return similarity(old, _blinded(sv.text, self._names(sv)))
+
+    def renamed_similarity(self, sv: SymbolView) -> float:
+        """renamed_similarity of the two texts (asked of a candidate twice at most: kept)."""
+        if sv not in self._renamed:  # (views compare by identity)
+            self._renamed[sv] = renamed_similarity(self.source, sv.text)
+        return self._renamed[sv]
 
     def most_rows_kept(self, sv: SymbolView) -> bool:
         """Do most of the old symbol's telling rows (long ones, names blinded) survive verbatim in `sv`?"""

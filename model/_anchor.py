@@ -77,17 +77,15 @@ class Anchor(msgspec.Struct, frozen=True, gc=False):
     lost_text: str = ""
     version: int = ANCHOR_VERSION
 
-    def __post_init__(self) -> None:  # also after decoding
-        if type(self.fingerprint) is list:
+    def __post_init__(self) -> None:  # also after decoding: the fingerprint is always packed
+        if not isinstance(self.fingerprint, str):
             msgspec.structs.force_setattr(self, "fingerprint", packed_sketch(self.fingerprint))
 
     @property
     def sketch(self) -> tuple[int, ...]:
         """The fingerprint's values."""
         fp = self.fingerprint
-        if not isinstance(fp, str):
-            return tuple(fp)
-        return struct.unpack(f">{len(fp) // 8}I", bytes.fromhex(fp)) if fp else ()
+        return struct.unpack(f">{len(fp) // 8}I", bytes.fromhex(fp)) if fp else ()  # type: ignore[arg-type]
 
     def to_dict(self) -> dict[str, Any]:
         # By hand: dataclasses.asdict deep-copies every field recursively (slow; every field

@@ -133,7 +133,7 @@ class McpApp:
             log.exception("tool %s failed", op.name)
             return error_result(InternalError(f"Internal error in {op.name}"))
         structured, text = hand_over(op.structured_content(result), op.text(result),
-                                     text_is_json=op.text_is_json and isinstance(result, dict))
+                                     text_is_json=op.text_is_json(result))
         content: list[Any] = [types.TextContent(type="text", text=text)]
         if op.extra_content is not None:
             content.extend(_content_block(block) for block in op.extra_content(result))

@@ -60,10 +60,9 @@ class Operation:
     def output_schema(self) -> dict[str, Any] | None:
         return output_schema(self.result) if self.result else None
 
-    @property
-    def text_is_json(self) -> bool:
-        """The text block is exactly the structured content's JSON."""
-        return self.text is json_text and self.structured is None
+    def text_is_json(self, result: Any) -> bool:
+        """Is the text block of `result` exactly its structured content's JSON?"""
+        return self.text is json_text and self.structured is None and isinstance(result, dict)
 
     def structured_content(self, result: Any) -> dict[str, Any]:
         if self.structured is not None:

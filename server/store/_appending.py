@@ -12,8 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from limpet.model import InvalidArgument, StoreTooNew, Thread
-from limpet.server.store._entries import restorable
+from limpet.model import InvalidArgument, Thread
+from limpet.server.store._entries import restorable, too_new
 from limpet.server.store._events import Event, dump_event, event_order
 from limpet.server.store._fold import Apply, fold, stamped
 from limpet.server.store._threadfiles import IdTaken, States, ThreadFiles, render
@@ -40,8 +40,7 @@ def plan_append(files: ThreadFiles, thread_id: str, event: Event, apply: Apply, 
     right error when the thread cannot be found (not there, damaged, written by a newer limpet)."""
     states, parsed, data = files.read(thread_id, legacy=True)
     if parsed.too_new is not None:
-        raise StoreTooNew(f"Thread {thread_id} was written by a newer limpet (schema {parsed.too_new})",
-                          details={"schema": parsed.too_new, "thread_id": thread_id})
+        raise too_new(thread_id, parsed.too_new)
     problems: list[str] = []
     base, key, deleted = fold(apply, thread_id, parsed.events, problems)
     if event.event in ("created", "snapshot") and event.mode != "replace" and (parsed.events or states[0]):

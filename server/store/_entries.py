@@ -9,7 +9,7 @@ import os
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
-from limpet.model import Thread
+from limpet.model import LimpetError, StoreCorrupted, StoreTooNew, Thread, ThreadNotFound
 from limpet.server.store._entrycache import CachedEntry, EntryCache
 from limpet.server.store._events import Event
 from limpet.server.store._fold import Apply, fold
@@ -18,7 +18,7 @@ from limpet.server.store._positions import NEVER
 from limpet.server.store._threadfiles import EVENTS_SUFFIX, ThreadFiles, read_backup
 from limpet.server.store._vetting import Normalize, vet_thread
 
-__all__ = ["Entry", "load_entries", "load_entry", "read_entry", "restorable"]
+__all__ = ["Entry", "load_entries", "load_entry", "read_entry", "restorable", "too_new", "unreadable"]
 
 
 class Entry:
@@ -120,3 +120,20 @@ def restorable(backup_dir: Path | None, thread_id: str, present: list[Event]) ->
     backup = read_backup(backup_dir, thread_id)
     known = {e.id for e in present}
     return [e for e in backup.events if e.id not in known] if backup is not None else []
+
+
+def too_new(thread_id: str, schema: int) -> StoreTooNew:
+    return StoreTooNew(f"Thread {thread_id} was written by a newer limpet (schema {schema})",
+                       details={"schema": schema, "thread_id": thread_id})
+
+
+def unreadable(thread_id: str, entry: Entry | None, field: str = "thread_id") -> LimpetError:
+    """Why a thread cannot be shown: written by a newer limpet, damaged, or not there."""
+    if entry is not None and entry.too_new is not None:
+        return too_new(thread_id, entry.too_new)
+    if entry is not None and entry.problems and not entry.deleted:
+        return StoreCorrupted(
+            f"Thread {thread_id}'s file is damaged and was kept as it is: {entry.problems[0]}",
+            field=field, details={"thread_id": thread_id, "recovered": False, "problems": list(entry.problems)},
+            suggestion="Repair or remove the file (see `limpet reconcile` for every problem).")
+    return ThreadNotFound(f"Thread not found: {thread_id}", field=field, details={"thread_id": thread_id})

@@ -25,16 +25,13 @@ from typing import NoReturn
 from limpet.model import (
     Anchor,
     FileNotFound,
-    StoreCorrupted,
     StoreError,
-    StoreTooNew,
     Thread,
-    ThreadNotFound,
 )
 from limpet.server.store._appending import plan_append
 from limpet.server.store._derived import DerivedCache
 from limpet.server.store._documents import Documents
-from limpet.server.store._entries import Entry, load_entries, load_entry
+from limpet.server.store._entries import Entry, load_entries, load_entry, unreadable
 from limpet.server.store._entrycache import EntryCache, code_key
 from limpet.server.store._events import Event
 from limpet.server.store._filehashes import FileHashes
@@ -154,15 +151,7 @@ class ThreadStore:
         entry = self._refresh_one(thread_id)
         if entry is not None and entry.thread is not None:
             return entry.thread
-        if entry is not None and entry.too_new is not None:
-            raise StoreTooNew(f"Thread {thread_id} was written by a newer limpet (schema {entry.too_new})",
-                              details={"schema": entry.too_new, "thread_id": thread_id})
-        if entry is not None and entry.problems and not entry.deleted:
-            raise StoreCorrupted(
-                f"Thread {thread_id}'s file is damaged and was kept as it is: {entry.problems[0]}",
-                field=field, details={"thread_id": thread_id, "recovered": False, "problems": list(entry.problems)},
-                suggestion="Repair or remove the file (see `limpet reconcile` for every problem).")
-        raise ThreadNotFound(f"Thread not found: {thread_id}", field=field, details={"thread_id": thread_id})
+        raise unreadable(thread_id, entry, field)
 
     def exists(self, thread_id: str) -> bool:
         """A file for this id exists (even a deleted or damaged thread's: ids are never reused)."""
@@ -244,18 +233,15 @@ class ThreadStore:
                 self._refresh_one(thread_id, force=True)
 
     def _scan(self) -> None:
-        if folder_problem(self.dir, self.threads_dir) is not None:
-            names: set[str] = set()
-        else:
-            try:
+        names: set[str] = set()
+        folder_ok = folder_problem(self.dir, self.threads_dir) is None
+        if folder_ok:
+            with contextlib.suppress(OSError):
                 names = set(os.listdir(self.threads_dir))
-            except OSError:
-                names = set()
         ids = thread_ids_of_names(names)
         self._legacy_possible = any(n.endswith(LEGACY_SUFFIX) for n in names)
         for stale in set(self._entries) - ids:
             self._set(stale, None)
-        folder_ok = folder_problem(self.dir, self.threads_dir) is None
         with gc_paused():
             new = [tid for tid in ids if tid not in self._entries] if folder_ok else []
             if new and not self._legacy_possible:
@@ -398,9 +384,7 @@ class ThreadStore:
         return entry.thread if entry is not None else None
 
     def _missing(self, thread_id: str) -> NoReturn:
-        self._refresh_one(thread_id, force=True)
-        self.get(thread_id)  # raises the right error (not found, damaged, too new)
-        raise ThreadNotFound(f"Thread not found: {thread_id}", details={"thread_id": thread_id})
+        raise unreadable(thread_id, self._refresh_one(thread_id, force=True))
 
     def append_many(self, items: list[tuple[str, Event]]) -> list[Thread | None]:
         """Bulk appends (imports, benchmarks): the same writes, without an fsync each but one

@@ -4,6 +4,7 @@ have made of it: same rows, same record, same health and method."""
 from __future__ import annotations
 
 import contextlib
+import os
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
@@ -49,7 +50,7 @@ def _edited(source: bytes, at: int, removed: int, added: list[bytes]) -> bytes:
     return b"\n".join([*rows[:at], *added, *rows[at + removed:]])
 
 
-@settings(max_examples=int(__import__("os").environ.get("CARRY_EXAMPLES", "200")), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=int(os.environ.get("CARRY_EXAMPLES", "200")), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(name=st.sampled_from(sorted(FILES)), at=st.integers(0, 400), removed=st.integers(0, 3),
        added=st.lists(NEW_ROWS.map(str.encode), max_size=4), copied=st.lists(st.integers(0, 400), max_size=2),
        ranges=st.lists(st.tuples(st.integers(0, 400), st.integers(0, 400)), max_size=4))
