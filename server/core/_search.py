@@ -7,20 +7,21 @@ one per comment (a timeout costs ~2 µs per call; 100,000 calls add up). A hit i
 against its own comments, so the joined text never invents a match. It is used only for
 patterns whose matches cannot depend on what surrounds a body (no anchors, boundaries or
 lookarounds); a hit that spans two bodies sends the rest of the search down the slow path.
+The joined text is cut into chunks (_search_corpus.py); in a big selection, chunks that lack
+a piece of text every match must contain (_search_literals.py) are not scanned at all.
 """
 
 from __future__ import annotations
 
-import bisect
 import functools
-import itertools
 import re
-import threading
 import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from limpet.model import InvalidArgument, Thread
+from limpet.server.core._search_corpus import FILTER_MIN, bits, corpus_of
+from limpet.server.core._search_literals import trigrams
 
 if TYPE_CHECKING:  # imported by the search itself: most commands never search
     import regex
@@ -28,8 +29,6 @@ if TYPE_CHECKING:  # imported by the search itself: most commands never search
 __all__ = ["search_threads", "SEARCH_SECONDS"]
 
 SEARCH_SECONDS = 2.0  # the whole search, all threads together
-_SEP = "\n\x00\n"
-_CHUNK = 4096
 # Anchors, \K and back references see past a body in the joined text. Word boundaries
 # (\b \B \m \M) do not: the separator is made of non-word characters, like a string edge.
 _CONTEXT_ESCAPE = re.compile(r"\\[AZzGKg0-9]")
@@ -87,60 +86,17 @@ def _slow(pattern: regex.Pattern[str], threads: Sequence[Thread], want: int, dea
     return found
 
 
-def _text(t: Thread) -> str:
-    comments = t.comments
-    return comments[0].body if len(comments) == 1 else _SEP.join(c.body for c in comments)
-
-
-class _Chunk:
-    """The joined text of up to _CHUNK threads: `starts[i]` is where thread i's text begins
-    (one more entry: where the next would)."""
-
-    __slots__ = ("starts", "text")
-
-    def __init__(self, texts: list[str]) -> None:
-        self.starts = [0, *itertools.accumulate(len(x) + len(_SEP) for x in texts)]
-        self.text = _SEP.join(texts)
-
-
-class _Corpus:
-    """The joined text of a thread sequence, built chunk by chunk as a search needs it. The
-    last one is kept: the same filter over an unchanged store gives the same (identical) tuple."""
-
-    def __init__(self, threads: Sequence[Thread]) -> None:
-        self.source = threads
-        self.threads = tuple(threads)
-        self.chunks: list[_Chunk] = []
-        self._lock = threading.Lock()  # the HTTP door may search from several threads
-
-    def chunk(self, k: int) -> _Chunk:
-        with self._lock:
-            while len(self.chunks) <= k:
-                first = len(self.chunks) * _CHUNK
-                self.chunks.append(_Chunk([_text(t) for t in self.threads[first:first + _CHUNK]]))
-            return self.chunks[k]
-
-
-_last: _Corpus | None = None
-
-
-def _corpus(threads: Sequence[Thread]) -> _Corpus:
-    global _last
-    last = _last
-    if last is not None and (last.source is threads and isinstance(threads, tuple)
-                             or len(last.threads) == len(threads) and last.threads == tuple(threads)):
-        return last  # tuple equality checks identity first: cheap when nothing changed
-    _last = _Corpus(threads)
-    return _last
-
-
 def _fast(pattern: regex.Pattern[str], threads: Sequence[Thread], start: int, want: int,
-          deadline: _Deadline) -> list[Thread]:
-    corpus = _corpus(threads)
+          deadline: _Deadline, query: str) -> list[Thread]:
+    corpus = corpus_of(threads)
+    threads = corpus.threads
+    pieces = bits(trigrams(query)) if len(threads) >= FILTER_MIN else []
     found: list[Thread] = []
     start = min(start, len(threads))
-    for k in range(start // _CHUNK, -(-len(threads) // _CHUNK)):  # an early stop skips the rest
-        first = k * _CHUNK
+    k0 = corpus.chunk_index(start)
+    chunks = corpus.holding(pieces, k0) if pieces else range(k0, len(corpus.spans) - 1)
+    for k in chunks:  # an early stop skips the rest
+        first = corpus.spans[k]
         chunk = corpus.chunk(k)
         starts, joined = chunk.starts, chunk.text
         at = starts[start - first] if start > first else 0
@@ -151,7 +107,7 @@ def _fast(pattern: regex.Pattern[str], threads: Sequence[Thread], start: int, wa
                 raise deadline.expired() from None
             if hit is None:
                 break
-            i = bisect.bisect_right(starts, hit.start()) - 1
+            i = chunk.thread_at(hit.start())
             thread = threads[first + i]
             if not _matches(pattern, thread, deadline):  # the hit spans bodies: be exact from here
                 return found + _slow(pattern, threads[first + i:], want - len(found), deadline)
@@ -172,7 +128,7 @@ def search_threads(threads: Sequence[Thread], query: str, limit: int, start: int
     deadline = _Deadline(query)
     # Reverse and best-match searches do not return the leftmost hit: exact path only.
     if _context_free(query) and not pattern.flags & (regex.REVERSE | regex.BESTMATCH):
-        found = _fast(pattern, threads, start, limit + 1, deadline)
+        found = _fast(pattern, threads, start, limit + 1, deadline, query)
     else:
         found = _slow(pattern, threads[start:], limit + 1, deadline)  # one more tells whether there are more
     return found[:limit], len(found) > limit

@@ -1,9 +1,12 @@
 """search_comments' regex search: the joined-text fast path finds exactly what searching each
-comment on its own finds, stops at the limit, and refuses bad or catastrophic patterns."""
+comment on its own finds (also when chunks are skipped for lacking a piece every match must
+contain), stops at the limit, and refuses bad or catastrophic patterns."""
 
 from __future__ import annotations
 
+import sys
 from types import SimpleNamespace
+from unittest import mock
 
 import pytest
 import regex
@@ -11,11 +14,20 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from limpet.model import InvalidArgument
-from limpet.server.core import _search
+from limpet.server.core import _search_corpus
 from limpet.server.core._search import _context_free, search_threads
+from limpet.server.core._search_corpus import corpus_of
+from limpet.server.core._search_literals import fold, required_runs, trigrams
 
 PIECES = ["a", "b", "ab", " ", ".", r"\s", r"\w", r"\b", r"\B", "^", "$", "[ab]", "[^a]", "*", "+", "?", "{2}",
-          "(", ")", "|", "(?=a)", "(?<!b)", r"\n", r"\x00", "(?s)", "(?m)", r"\1", "(a)"]
+          "(", ")", "|", "(?=a)", "(?<!b)", r"\n", r"\x00", "(?s)", "(?m)", r"\1", "(a)",
+          "abk", "sib", "KIS", r"\.", "5", r"\d", "{e<=1}", "(?:ab)", "[]a]", r"\x61", "(?i)", "(?x)"]
+BODY_CHARS = "abAB \n\x00ksiKSI.5\u017f\u0130\u0131\u212a"
+
+
+def _small_chunks():
+    """Chunks of ~4 threads, every selection filtered by trigrams: the paths big stores take."""
+    return mock.patch.multiple(_search_corpus, CHUNK=4, FILTER_MIN=0)
 
 
 def _threads(bodies: list[list[str]]) -> list[SimpleNamespace]:
@@ -31,17 +43,21 @@ def _reference(threads, query: str, limit: int):
 
 @settings(max_examples=400, deadline=None)
 @given(pieces=st.lists(st.sampled_from(PIECES), min_size=1, max_size=6),
-       bodies=st.lists(st.lists(st.text("abAB \n\x00", min_size=0, max_size=8), min_size=1, max_size=3),
+       bodies=st.lists(st.lists(st.text(BODY_CHARS, min_size=0, max_size=8), min_size=1, max_size=3),
                        min_size=0, max_size=12),
-       limit=st.integers(1, 5), start=st.integers(0, 12))
-def test_fast_path_finds_what_per_comment_search_finds(pieces, bodies, limit, start):
+       limit=st.integers(1, 5), start=st.integers(0, 12), filtered=st.booleans())
+def test_fast_path_finds_what_per_comment_search_finds(pieces, bodies, limit, start, filtered):
     query = "".join(pieces)
     try:
         regex.compile(query, regex.IGNORECASE | regex.V0)
     except regex.error:
         assume(False)
     threads = tuple(_threads(bodies))
-    found, more = search_threads(threads, query, limit, start=start)
+    if filtered:
+        with _small_chunks():
+            found, more = search_threads(threads, query, limit, start=start)
+    else:
+        found, more = search_threads(threads, query, limit, start=start)
     expected, expected_more = _reference(threads[start:], query, limit)
     assert [t.id for t in found] == [t.id for t in expected] and more == expected_more
 
@@ -52,24 +68,101 @@ def test_context_dependent_patterns_take_the_exact_path():
         assert not _context_free(query), query
 
 
-def test_limit_stops_early_and_reports_more(monkeypatch):
-    monkeypatch.setattr("limpet.server.core._search._CHUNK", 7)  # hits across chunk boundaries
+ALIKE = {"k": "kK\u212a", "s": "sS\u017f", "i": "iI\u0130\u0131", "a": "aA", "b": "bB"}
+
+
+@settings(max_examples=1000, deadline=None)
+@given(pieces=st.lists(st.sampled_from(PIECES), min_size=1, max_size=6), body=st.text(BODY_CHARS, max_size=12),
+       rnd=st.randoms(use_true_random=False))
+def test_every_match_holds_the_pieces_read_off_its_pattern(pieces, body, rnd):
+    query = "".join(pieces)
+    try:
+        pattern = regex.compile(query, regex.IGNORECASE | regex.V0)
+    except regex.error:
+        assume(False)
+    # Also a body made of the pattern's own characters, in other cases and look-alikes, a few
+    # dropped: random text seldom matches a pattern with a literal run.
+    alike = "".join(rnd.choice(ALIKE.get(c.lower(), c)) for c in query
+                    if c not in "\\()[]{}|*+?^$" and rnd.random() > 0.1)
+    for text in (body, body + alike + body):
+        if pattern.search(text):
+            assert all(piece in fold(text) for piece in trigrams(query)), (query, text)
+
+
+def test_required_runs_are_read_conservatively():
+    assert required_runs(r"handler 5\.1\d") == ["handler 5.1"]
+    assert required_runs("rate limits? exceeded") == ["rate limit", " exceeded"]
+    assert required_runs("time(out)?s{2,3} left") == ["time", " left"]
+    assert required_runs("ab[c-e]fg(?:hij)+klm{e<=1}") == ["ab", "fg", "kl"]
+    # not understood, so nothing is required: alternation at the top, flags, escapes with arguments
+    for query in ("timeout|deadline", "(?x)time out", "(?i)x", r"\x41bc", r"\p{L}abc", "[[:alpha:]]abc", r"\Qa.b\E"):
+        assert required_runs(query) == [], query
+    assert trigrams("ab.cde") == {"cde"} and trigrams("HANDLER") == {"han", "and", "ndl", "dle", "ler"}
+
+
+def test_non_ascii_letters_matching_ascii_ones_fold_to_them():
+    """Under Unicode case rules a few non-ASCII letters match ASCII ones; fold() must map every
+    one of them, or a chunk holding a match could be skipped."""
+    everything = "".join(map(chr, range(0x80, sys.maxunicode + 1)))
+    for letter in "abcdefghijklmnopqrstuvwxyz":
+        alike = regex.findall(letter, everything, flags=regex.IGNORECASE | regex.V0)
+        assert all(fold(ch) == letter for ch in alike), (letter, alike)
+
+
+def test_a_changed_selection_rebuilds_only_the_chunks_it_changed():
+    threads = _threads([[f"note {i};"] for i in range(200)])
+    with _small_chunks():
+        assert search_threads(tuple(threads), "note 17;", 10)[0] == [threads[17]]
+        before = corpus_of(tuple(threads))
+        chunks = {id(before.chunk(k)) for k in range(len(before.spans) - 1)}
+        changed = tuple(threads[:100] + threads[101:])
+        assert search_threads(changed, "note 1[07];", 10)[0] == [threads[10], threads[17]]
+        after = corpus_of(changed)
+        rebuilt = [k for k in range(len(after.spans) - 1) if id(after.chunk(k)) not in chunks]
+    # The chunk that held thread 100 (none, when it was a chunk of its own: chunks end where ids say)
+    assert len(rebuilt) <= 1 and all(after.spans[k] <= 100 <= after.spans[k + 1] for k in rebuilt)
+
+
+@settings(max_examples=150, deadline=None)
+@given(edits=st.lists(st.tuples(st.sampled_from(["drop", "add", "reword", "move"]), st.integers(0, 59),
+                                st.sampled_from(["rate limit", "other", "RATE", "limit rate"])), max_size=8),
+       query=st.sampled_from(["rate", "rate l", "limit", "e li", "ot.er", "xyz"]))
+def test_searches_after_writes_find_what_per_comment_search_finds(edits, query):
+    """Each write gives a new selection; the chunks it left alone are reused, the others rebuilt."""
+    threads = _threads([["rate limit" if i % 3 else "other"] for i in range(60)])
+    with _small_chunks():
+        for n, (edit, at, body) in enumerate(edits):
+            at = min(at, len(threads) - 1)
+            if edit == "drop" and len(threads) > 1:
+                threads.pop(at)
+            elif edit == "add":
+                threads.insert(at, SimpleNamespace(id=f"c_new{n}", comments=[SimpleNamespace(body=body)]))
+            elif edit == "reword":
+                threads[at] = SimpleNamespace(id=threads[at].id, comments=[SimpleNamespace(body=body)])
+            else:  # the same thread, moved (a new object with the same text)
+                threads[at] = SimpleNamespace(id=threads[at].id, comments=threads[at].comments)
+            selection = tuple(threads)
+            assert search_threads(selection, query, 100)[0] == _reference(selection, query, 100)[0]
+
+
+def test_limit_stops_early_and_reports_more():
     threads = _threads([["rate limit"] if i % 3 else ["other", "RATE"] for i in range(50)])
-    found, more = search_threads(threads, "rate", 10)
-    assert [t.id for t in found] == [f"c_{i}" for i in range(10)] and more
-    assert search_threads(threads, "rate", 50) == (threads, False)
+    with _small_chunks():
+        found, more = search_threads(threads, "rate", 10)
+        assert [t.id for t in found] == [f"c_{i}" for i in range(10)] and more
+        assert search_threads(threads, "rate", 50) == (threads, False)
     assert search_threads(threads, "other", 50) == ([t for i, t in enumerate(threads) if i % 3 == 0], False)
 
 
-def test_a_later_page_starts_at_its_index_and_reuses_the_joined_text(monkeypatch):
-    monkeypatch.setattr("limpet.server.core._search._CHUNK", 7)
+def test_a_later_page_starts_at_its_index_and_reuses_the_joined_text():
     threads = tuple(_threads([["rate limit"] if i % 3 else ["other"] for i in range(50)]))
-    first, more = search_threads(threads, "rate", 10)
-    assert more and first[-1].id == "c_14"
-    corpus = _search._last
-    second, more = search_threads(threads, "rate", 10, start=15)
+    with _small_chunks():  # hits across chunk boundaries
+        first, more = search_threads(threads, "rate", 10)
+        assert more and first[-1].id == "c_14"
+        corpus = corpus_of(threads)
+        second, more = search_threads(threads, "rate", 10, start=15)
     assert [t.id for t in second] == [f"c_{i}" for i in range(16, 31) if i % 3] and more
-    assert _search._last is corpus  # the same selection: its joined text is not built again
+    assert corpus_of(threads) is corpus  # the same selection: its joined text is not built again
 
 
 def test_bad_and_catastrophic_patterns_are_invalid_arguments():

@@ -1,0 +1,171 @@
+"""The text a search scans: a selection of threads cut into chunks, each chunk's bodies joined
+into one string, with a small summary of which three-character pieces the chunk holds.
+
+Chunks end where a thread's id says so (its hash, ~1 thread in `CHUNK`), not at fixed offsets:
+a thread added, changed or removed changes only the chunk it is in, so after a write the next
+search rebuilds one chunk, not the whole text. (The boundaries decide how the work is split,
+never what matches.) Chunks are kept between selections while the latest selections use them.
+
+The summary (`Chunk.trigram_map`, read by `Corpus.holding`) is a 65,536-bit map of the chunk's folded trigrams: a search
+whose pattern must contain "handler 5.1" skips every chunk lacking " 5." or "5.1" (a missing
+bit is certain; a set bit may be another trigram's, which only costs a scan). It is built the
+first time a big selection is searched; a small one is scanned whole, which is as fast.
+"""
+
+from __future__ import annotations
+
+import bisect
+import copy
+import itertools
+import threading
+from collections.abc import Sequence
+
+from limpet.server.core._search_literals import fold
+
+__all__ = ["Chunk", "Corpus", "corpus_of", "SEP"]
+
+SEP = "\n\x00\n"  # between two bodies: non-word characters, like a string's edge
+CHUNK = 1024  # threads per chunk, on average (a power of two)
+FILTER_MIN = 8192  # selections from this size on are filtered by trigrams before being scanned
+_MAP_BITS = 1 << 16
+
+
+def _text(t) -> str:
+    comments = t.comments
+    return comments[0].body if len(comments) == 1 else SEP.join(c.body for c in comments)
+
+
+class Chunk:
+    """The joined text of consecutive threads: `starts[i]` is where thread i's text begins (one
+    more entry: where the next would)."""
+
+    __slots__ = ("_map", "starts", "text", "threads")
+
+    def __init__(self, threads: tuple) -> None:
+        texts = [_text(t) for t in threads]
+        self.threads = threads
+        self.starts = [0, *itertools.accumulate(len(x) + len(SEP) for x in texts)]
+        self.text = SEP.join(texts)
+        self._map: bytearray | None = None
+
+    def thread_at(self, offset: int) -> int:
+        """The index (in the chunk) of the thread whose text holds `offset`."""
+        return bisect.bisect_right(self.starts, offset) - 1
+
+    def holding_too(self, threads: tuple) -> Chunk:
+        """This chunk's text, for other threads with the same texts (the same threads, moved)."""
+        chunk = copy.copy(self)
+        chunk.threads = threads
+        chunk._map = self.trigram_map()  # built once, for both
+        return chunk
+
+    def trigram_map(self) -> bytearray:
+        if self._map is None:
+            self._map = _trigram_map(self.text)
+        return self._map
+
+
+def bits(trigrams) -> list[tuple[int, int]]:
+    """The trigrams as the maps hold them: (byte, bit mask) pairs."""
+    return [(b >> 3, 1 << (b & 7)) for b in {hash(t) % _MAP_BITS for t in trigrams}]
+
+
+def _trigram_map(text: str) -> bytearray:
+    folded = fold(text)
+    bitmap = bytearray(_MAP_BITS // 8)
+    for piece in set(map("".join, zip(folded, folded[1:], folded[2:], strict=False))):
+        b = hash(piece) % _MAP_BITS
+        bitmap[b >> 3] |= 1 << (b & 7)
+    return bitmap
+
+
+class Corpus:
+    """A selection (a tuple of threads) as chunks: `spans[k]` is chunk k's first index in the
+    selection (one more entry: the selection's length). Chunks are built as a search reaches them."""
+
+    def __init__(self, threads: tuple, kept: dict[tuple, Chunk]) -> None:
+        self.threads = threads
+        self.aliases = [threads]  # selections known to be this one (the same tuple object)
+        mask = CHUNK - 1
+        ends = [i + 1 for i, t in enumerate(threads) if hash(t.id) & mask == 0]
+        if threads and (not ends or ends[-1] != len(threads)):
+            ends.append(len(threads))
+        self.spans = [0, *ends]
+        self._chunks: list[Chunk | None] = [None] * len(ends)
+        self._kept = kept  # chunks of earlier selections, by (first id, last id, length)
+        self._lock = threading.Lock()  # the HTTP door may search from several threads
+
+    def chunk_index(self, position: int) -> int:
+        return bisect.bisect_right(self.spans, position) - 1
+
+    def chunk(self, k: int) -> Chunk:
+        with self._lock:
+            built = self._chunks[k]
+            if built is None:
+                built = self._chunks[k] = self._reuse_or_build(self.threads[self.spans[k]:self.spans[k + 1]])
+            return built
+
+    def _reuse_or_build(self, threads: tuple) -> Chunk:
+        key = (threads[0].id, threads[-1].id, len(threads))
+        old = self._kept.get(key)
+        if old is not None and old.threads == threads:  # identity first: cheap when unchanged
+            return old
+        if old is not None and [_text(t) for t in old.threads] == [_text(t) for t in threads]:
+            chunk = old.holding_too(threads)  # moved, not rewritten: the text and its map still hold
+        else:
+            chunk = Chunk(threads)
+        self._kept[key] = chunk
+        return chunk
+
+    def holding(self, pieces: list[tuple[int, int]], first: int):
+        """The indexes of chunks from `first` on whose maps have every piece (a missing bit is
+        certain; a set one may be another trigram's, which only costs a scan)."""
+        chunks = self._chunks
+        for k in range(first, len(chunks)):
+            bitmap = (chunks[k] or self.chunk(k)).trigram_map()
+            for byte, mask in pieces:
+                if not bitmap[byte] & mask:
+                    break
+            else:
+                yield k
+
+    def built(self) -> list[Chunk]:
+        return [c for c in self._chunks if c is not None]
+
+
+class _Recent:
+    """The corpus of the last selections searched (a tuple while the store is unchanged: the same
+    object), and the chunks they use."""
+
+    def __init__(self, keep: int = 2) -> None:
+        self.keep = keep
+        self.corpora: list[Corpus] = []
+        self.lock = threading.Lock()
+
+    def corpus(self, threads: Sequence) -> Corpus:
+        with self.lock:
+            # Identity first: comparing two selections of 100,000 threads costs ~0.3 ms.
+            same = next((c for c in self.corpora if any(threads is x for x in c.aliases)), None)
+            if same is None:
+                same = next((c for c in self.corpora
+                             if len(c.threads) == len(threads) and c.threads == tuple(threads)), None)
+                if same is not None and isinstance(threads, tuple):  # two filters selecting the same
+                    same.aliases = [*same.aliases[-3:], threads]
+            if same is not None:
+                self.corpora.remove(same)
+                self.corpora.insert(0, same)
+                return same
+            kept: dict[tuple, Chunk] = {}
+            for c in reversed(self.corpora[:self.keep]):  # the latest last: its chunks win a tie
+                kept.update(((ch.threads[0].id, ch.threads[-1].id, len(ch.threads)), ch) for ch in c.built())
+            made = Corpus(tuple(threads), kept)
+            self.corpora = [made, *self.corpora[:self.keep - 1]]
+            return made
+
+
+_recent = _Recent()
+
+
+def corpus_of(threads: Sequence) -> Corpus:
+    """The corpus of a selection: the same one while the selection is the same."""
+    return _recent.corpus(threads)
