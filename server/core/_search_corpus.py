@@ -54,9 +54,9 @@ class Chunk:
 
     def holding_too(self, threads: tuple) -> Chunk:
         """This chunk's text, for other threads with the same texts (the same threads, moved)."""
+        self.trigram_map()  # built once, for both
         chunk = copy.copy(self)
         chunk.threads = threads
-        chunk._map = self.trigram_map()  # built once, for both
         return chunk
 
     def trigram_map(self) -> bytearray:
