@@ -1,10 +1,17 @@
-"""Compound anchoring cases: truth symbols for Java, Kotlin, Swift, C and C++ (Python/JS/TS as held-out).
+"""Compound anchoring cases: truth symbols for Java, Kotlin, Swift, C, C++, Ruby, PHP, C#, Lua and
+Scala (Python/JS/TS as held-out).
 
 Like `_heldout_symbols`, these node lists are written from the grammars, independently of limpet's
 `.scm` queries, so the truth does not share the engine's blind spots. A `.h` file is parsed in the
 language its package declares (`Package.h_language`), not by any guess of the engine's.
 
 Qualified names are the dotted chain of enclosing definitions; a C++ out-of-class `A<T>::f` is `A.f`.
+Namespaces and packages never count (Java packages, C++/C#/PHP namespaces): a C# `N.C.M` is `C.M`.
+Ruby modules count as containers (`module Rack; module Utils; def self.escape` is
+`Rack.Utils.escape`; `class Foo::Bar` is `Foo.Bar`; `class << self` adds nothing). A Lua
+`function M.foo()` / `function M:foo()` is `M.foo`, and so is `M.foo = function() ... end`;
+`local function foo()` and `local foo = function() ... end` are `foo`. C# properties, indexers,
+operators, events and destructors are not callables here (Java's truth has none of them either).
 """
 
 from __future__ import annotations
@@ -27,13 +34,26 @@ DEFINITIONS: dict[str, dict[str, str]] = {
               "init_declaration": "function"},
     "c": {"function_definition": "function", "struct_specifier": "class"},
     "cpp": {"function_definition": "function", "class_specifier": "class", "struct_specifier": "class"},
+    "ruby": {"class": "class", "module": "class", "method": "function", "singleton_method": "function"},
+    "php": {"class_declaration": "class", "interface_declaration": "class", "trait_declaration": "class",
+            "enum_declaration": "class", "method_declaration": "function", "function_definition": "function"},
+    "csharp": {"class_declaration": "class", "struct_declaration": "class", "interface_declaration": "class",
+               "enum_declaration": "class", "record_declaration": "class", "method_declaration": "function",
+               "constructor_declaration": "function", "local_function_statement": "function"},
+    "lua": {"function_declaration": "function"},  # + a name assigned a function (`_lua_assigned`)
+    "scala": {"class_definition": "class", "object_definition": "class", "trait_definition": "class",
+              "enum_definition": "class", "function_definition": "function", "function_declaration": "function"},
 }
 WRAPPERS = {"cpp": {"template_declaration"}}  # the range includes the template<...> line
 BODIES = {"field_declaration_list", "class_body", "enum_class_body", "protocol_body", "declaration_list"}
+LANG_BODIES = {"ruby": {"body_statement"}, "php": {"enum_declaration_list"},  # besides BODIES
+               "csharp": {"enum_member_declaration_list"}, "scala": {"template_body", "enum_body"}}
 NAME_NODES = {"identifier", "simple_identifier", "type_identifier", "field_identifier", "qualified_identifier",
               "destructor_name", "operator_name", "user_type", "namespace_identifier"}
 EXTENSIONS = {".java": "java", ".kt": "kotlin", ".kts": "kotlin", ".swift": "swift", ".c": "c",
-              ".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp", ".hpp": "cpp", ".hh": "cpp", ".hxx": "cpp"}
+              ".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp", ".hpp": "cpp", ".hh": "cpp", ".hxx": "cpp",
+              ".rb": "ruby", ".rake": "ruby", ".php": "php", ".cs": "csharp", ".lua": "lua", ".scala": "scala",
+              ".sc": "scala"}
 
 
 def language_of(path: str, h_language: str = "c") -> str | None:
@@ -66,9 +86,28 @@ def _plain(name: str) -> str:
     return re.sub(r"\s+", "", name).replace("::", ".").strip(".")
 
 
+def _lua_assigned(node) -> tuple[str, object] | None:
+    """(name, range node) when a Lua statement assigns one function to one name: `M.f = function`,
+    `local f = function`."""
+    stmt = node.named_children[0] if node.type == "variable_declaration" and node.named_children else node
+    if stmt.type != "assignment_statement" or (node is stmt and node.parent is not None
+                                               and node.parent.type == "variable_declaration"):
+        return None
+    lists = {c.type: c for c in stmt.named_children}
+    names, values = lists.get("variable_list"), lists.get("expression_list")
+    if names is None or values is None or len(names.named_children) != 1 or len(values.named_children) != 1:
+        return None
+    if values.named_children[0].type != "function_definition":
+        return None
+    return _plain(_text(names.named_children[0]).replace(":", ".")), node
+
+
 def _name(node, lang: str) -> str | None:
     if lang in ("c", "cpp") and node.type == "function_definition":
         return _declared_name(node)
+    if lang == "lua":
+        named = node.child_by_field_name("name")
+        return _plain(_text(named).replace(":", ".")) if named is not None else None
     if node.type == "init_declaration":
         return "init"
     named = node.child_by_field_name("name")
@@ -79,7 +118,7 @@ def _name(node, lang: str) -> str | None:
 
 @lru_cache(maxsize=4096)
 def native_symbols(path: str, text: str, lang: str) -> tuple[Symbol, ...]:
-    defs, wrappers = DEFINITIONS[lang], WRAPPERS.get(lang, set())
+    defs, wrappers, bodies = DEFINITIONS[lang], WRAPPERS.get(lang, set()), BODIES | LANG_BODIES.get(lang, set())
     tree = get_parser(lang).parse(text.encode("utf-8"))
     lines = split_lines(text)
     out: list[Symbol] = []
@@ -87,9 +126,12 @@ def native_symbols(path: str, text: str, lang: str) -> tuple[Symbol, ...]:
     def walk(node, prefix: str) -> None:
         for child in node.named_children:
             kind = defs.get(child.type)
-            if kind == "class" and not any(c.type in BODIES for c in child.named_children):
+            if kind == "class" and not any(c.type in bodies for c in child.named_children):
                 kind = None  # a forward declaration or a use of the type, not its definition
             name = _name(child, lang) if kind else None
+            assigned = _lua_assigned(child) if lang == "lua" and not kind else None
+            if assigned:
+                kind, name = "function", assigned[0]
             if name:
                 outer = child.parent if child.parent is not None and child.parent.type in wrappers else child
                 qname = f"{prefix}.{name}" if prefix else name

@@ -15,13 +15,16 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from benchmarks._debian_fetch import download as debian_download
+from benchmarks._debian_fetch import members as debian_members
+
 CACHE = Path.home() / ".cache" / "limpet-heldout"
 PIP = [sys.executable, "-m", "pip"]
 
 
 @dataclass(frozen=True)
 class Package:
-    registry: str  # "pypi" | "npm"
+    registry: str  # "pypi" | "npm" | "debian" (an orig tarball, benchmarks/_debian_fetch.py)
     name: str
     language: str  # "python" | "javascript" | "typescript"
     versions: tuple[str, ...]
@@ -87,6 +90,8 @@ def _dl_dir(pkg: Package, cache: Path = CACHE) -> Path:
 
 def download(pkg: Package, version: str, cache: Path = CACHE) -> Path:
     """The cached release archive, downloaded with the registry's own client on a miss."""
+    if pkg.registry == "debian":
+        return debian_download(pkg, version, cache)
     d = _dl_dir(pkg, cache) / version
     hits = sorted(p for p in d.glob("*") if p.suffix in (".gz", ".tgz", ".zip", ".whl"))
     if hits:
@@ -125,7 +130,7 @@ def source_tree(pkg: Package, version: str, cache: Path = CACHE) -> dict[str, st
     """Source files (under the package's roots, with its extensions) of one release: path -> text."""
     archive = download(pkg, version, cache)
     out: dict[str, str] = {}
-    for path, data in _members(archive):
+    for path, data in (debian_members if pkg.registry == "debian" else _members)(archive):
         if not path.endswith(pkg.exts) or path.endswith(".d.ts"):
             continue
         if not any(path == r or path.startswith(r + "/") for r in pkg.roots):

@@ -18,7 +18,13 @@ to check an engine change on packages it was not tuned on:
 
     .venv/bin/python benchmarks/compound.py --set b -v
 
-Third-party code and the built cases stay in ~/.cache/limpet-compound/ (never committed). The output
+`--set c` builds it over PACKAGES_C, languages the other two barely hold (Java, Ruby, PHP, C#, Lua, C,
+C++), from the upstream tarballs Debian's suites keep (benchmarks/_debian_fetch.py: bullseye .. sid,
+one upstream release each) into ~/.cache/limpet-compound-c/cases-compound-c.jsonl.gz:
+
+    .venv/bin/python benchmarks/compound.py --set c -v
+
+Third-party code and the built cases stay in ~/.cache/limpet-compound*/ (never committed). The output
 is deterministic: sampling is seeded by package, pair and category; the gzip mtime is 0.
 """
 
@@ -43,6 +49,8 @@ CACHE = Path.home() / ".cache" / "limpet-compound"
 OUT = CACHE / "cases-compound.jsonl.gz"
 CACHE_B = Path.home() / ".cache" / "limpet-compound-b"
 OUT_B = CACHE_B / "cases-compound-b.jsonl.gz"
+CACHE_C = Path.home() / ".cache" / "limpet-compound-c"
+OUT_C = CACHE_C / "cases-compound-c.jsonl.gz"
 STANDARD = ["shifted", "edited", "renamed", "moved_file", "deleted", "line"]
 CATEGORIES = COMPOUND + STANDARD
 PAIR_CAP = dict.fromkeys(COMPOUND, 4) | dict.fromkeys(STANDARD, 1) | {"renamed": 2, "moved_file": 2, "line_gone": 2}
@@ -117,7 +125,45 @@ PACKAGES_B: tuple[Package, ...] = (
         "2.3.0 2.5.0 2.8.0 2.10.0 2.12.0 2.14.4 2.17.0 3.0.2 3.3.0 3.5.4 3.8.1 3.10.1 3.12.1 3.14.0 3.16.7 "
         "3.19.5"), ("Common", "android"), NATIVE, h_language="cpp"),
 )
-SETS = {"a": (PACKAGES, CACHE, OUT), "b": (PACKAGES_B, CACHE_B, OUT_B)}
+# Set c: languages sets a and b barely hold (Java, Ruby, PHP, C#, Lua, C, C++), from the upstream tarballs
+# Debian's suites keep (benchmarks/_debian_fetch.py): bullseye .. sid, one release each, years apart.
+# Versions are the orig tarballs' (`+dfsg`/`+ds`: Debian's repack without non-free or vendored files);
+# only those the mirror serves are listed (ruby-rack, ruby-thor, lua-penlight, luarocks and scala had one).
+# Roots keep each pair's changed files under MAX_PAIR_BYTES (releases years apart touch nearly every file:
+# license years, reformatting), so the big projects contribute some of their packages, not all.
+LANG3 = ("src/main/java/org/apache/commons/lang3", "src/test/java/org/apache/commons/lang3")
+IO = ("src/main/java/org/apache/commons/io", "src/test/java/org/apache/commons/io")
+PACKAGES_C: tuple[Package, ...] = (
+    Package("debian", "libcommons-lang3-java", "java", _v("3.12.0 3.17.0 3.20.0"),
+            tuple(f"{r}/{p}" for r in LANG3 for p in ("builder", "reflect")), (".java",)),
+    Package("debian", "commons-io", "java", _v("2.6 2.8.0 2.11.0 2.19.0 2.22.0"),
+            tuple(f"{r}/{p}" for r in IO for p in ("input", "monitor", "comparator")), (".java",)),
+    Package("debian", "jsoup", "java", _v("1.15.3 1.23.2"),
+            ("src/main/java", "src/test/java/org/jsoup/select", "src/test/java/org/jsoup/helper"), (".java",)),
+    Package("debian", "redmine", "ruby", _v("5.0.4 6.0.5+ds"), ("app/models", "lib/redmine"), (".rb",)),
+    Package("debian", "ruby-addressable", "ruby", _v("2.8.7 2.9.0"), ("lib", "spec"), (".rb",)),
+    Package("debian", "mruby", "ruby", _v("3.1.0 3.3.0"), ("mrblib", "mrbgems"), (".rb",)),
+    Package("debian", "php-nesbot-carbon", "php", _v("2.65.0 2.73.0 3.10.3"), (
+        "src/Carbon/Traits", "src/Carbon/Exceptions", "tests/Carbon", "tests/CarbonInterval", "tests/CarbonPeriod"),
+        (".php",)),  # not src/Carbon/Lang: 800 locale tables
+    Package("debian", "php-league-commonmark", "php", _v("2.3.9 2.7.0"), ("src", "tests/unit"), (".php",)),
+    Package("debian", "composer", "php", _v("2.5.5 2.10.3"), tuple(
+        f"src/Composer/{p}" for p in ("Repository", "Util", "DependencyResolver", "Package", "Downloader")), (".php",)),
+    Package("debian", "keepass2", "csharp", _v("2.47+dfsg 2.57+dfsg 2.60+dfsg"),
+            ("KeePassLib", "KeePass/Ecas", "KeePass/Plugins"), (".cs",)),
+    Package("debian", "neovim", "lua", _v("0.4.4 0.7.2 0.10.4 0.12.4"), ("runtime/lua",), (".lua",)),
+    Package("debian", "nmap", "lua", _v("7.93+dfsg1 7.95+dfsg"), ("nselib",), (".lua",)),
+    Package("debian", "jansson", "c", _v("2.14 2.15.1"), ("src", "test/suites"), (".c", ".h"), h_language="c"),
+    Package("debian", "knot-resolver", "c", _v("5.6.0 5.7.5"), ("daemon", "lib", "modules"), (".c", ".h", ".lua"),
+            h_language="c"),
+    Package("debian", "fmtlib", "cpp", _v("7.1.3+ds1 9.1.0+ds1 10.1.1+ds1 11.1.1+ds1"), ("include/fmt", "src", "test"),
+            (".h", ".cc"), h_language="cpp"),
+    Package("debian", "yaml-cpp", "cpp", _v("0.6.3 0.7.0+dfsg 0.8.0+dfsg"), (
+        "include/yaml-cpp", "src", "test/integration", "test/node"), (".h", ".cpp"), h_language="cpp"),
+    Package("debian", "spdlog", "cpp", _v("1.10.0+ds 1.15.2+ds 1.15.3+ds"), ("include/spdlog", "src", "tests"),
+            (".h", ".cpp"), h_language="cpp"),
+)
+SETS = {"a": (PACKAGES, CACHE, OUT), "b": (PACKAGES_B, CACHE_B, OUT_B), "c": (PACKAGES_C, CACHE_C, OUT_C)}
 
 
 def _trees(pkg: Package, v0: str, v1: str, cache: Path) -> tuple[dict[str, str], dict[str, str]]:
