@@ -19,7 +19,8 @@ candidate with a margin over the runner-up):
                workspace file, or a substantial quote found there verbatim
     renamed    ... then by name-blind similarity, or the same name under a
                renamed scope (stricter for small symbols)
-    moved      ... then by fingerprint + similarity (stricter still)
+    moved      ... then by fingerprint + similarity (stricter still; not for lines
+               gone from a symbol that stayed: only their very text moves those)
     successor  several changes at once (renamed and edited, moved to another
                class or changed file with edits, enclosing type renamed): a
                combined score of body, signature, name and place, over symbols
@@ -121,7 +122,8 @@ def find(anchor: Anchor, source: bytes | None, index: WorkspaceIndex | None) -> 
         lambda: None if symbol_exists else renamed_step(anchor, view, exact_only=True),
         lambda: moved_step(anchor, index, exact_only=True),
         lambda: None if symbol_exists else renamed_step(anchor, view),
-        lambda: moved_step(anchor, index),
+        # lines gone from a symbol that stayed: only their very text elsewhere says they moved
+        lambda: None if on_symbol is not None else moved_step(anchor, index),
         lambda: successor_step(anchor, None if symbol_exists else view, index, symbol_gone=not symbol_exists),
         lambda: fuzzy_step(anchor, view),
     )

@@ -24,7 +24,8 @@ a rival is no rival when another symbol that disappeared in the same change clai
 more like it (two near-twins renamed together: each goes to its own), provided the successor
 itself is claimed by no one more than by the anchor's symbol; and a candidate that leads every
 rival by STRONG_LEAD with a STRONG_SCORE, in the same file and the same enclosing scope (a rename
-in place), needs no rows kept verbatim (a rename with every statement rewritten the same way:
+in place; or a top-level function taken into a table or class of its file under its own name,
+Lua's `local function f` -> `function M.f`), needs no rows kept verbatim (a rename with every statement rewritten the same way:
 `strict_eq(a, b)` → `assert a == b`). A symbol that left its file and reappears under its very
 qualified name in a file changed with it (a module split, a renamed file) is that symbol even when
 a parameter renamed throughout left no row verbatim, and needs a smaller lead when its body is
@@ -99,7 +100,11 @@ def successor_step(anchor: Anchor, view: FileView | None, index: WorkspaceIndex 
         if any(_claims(gone, other[4], other[2]) < other[0] + CLAIM_MARGIN for other in close):
             return None
         rivals = [other for other in rivals if other not in close]
-    strong = (path == anchor.file and best.parent_name == parent_of(anchor.symbol, anchor.symbol_name)
+    old_parent = parent_of(anchor.symbol, anchor.symbol_name)
+    # in place: the same scope, or a top-level function taken into a table or class of its file
+    # under its own name (Lua's `local function f` -> `function M.f`)
+    in_place = best.parent_name == old_parent or not old_parent and best.name == anchor.symbol_name
+    strong = (path == anchor.file and in_place
               and score >= STRONG_SCORE and body >= STRONG_BODY and all(score - other[0] >= STRONG_LEAD for other in rivals))
     if body < BODY_ALONE and not same_name and not strong and not old.most_rows_kept(best) \
             and not _renamed_through(old, best, score, rivals):
