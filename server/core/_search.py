@@ -20,8 +20,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from limpet.model import InvalidArgument, Thread
-from limpet.server.core._search_corpus import FILTER_MIN, bits, corpus_of
-from limpet.server.core._search_literals import trigrams
+from limpet.server.core._search_corpus import corpus_of, pieces_to_find
 
 if TYPE_CHECKING:  # imported by the search itself: most commands never search
     import regex
@@ -90,7 +89,7 @@ def _fast(pattern: regex.Pattern[str], threads: Sequence[Thread], start: int, wa
           deadline: _Deadline, query: str) -> list[Thread]:
     corpus = corpus_of(threads)
     threads = corpus.threads
-    pieces = bits(trigrams(query)) if len(threads) >= FILTER_MIN else []
+    pieces = pieces_to_find(query, len(threads))
     found: list[Thread] = []
     start = min(start, len(threads))
     k0 = corpus.chunk_index(start)

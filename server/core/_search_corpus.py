@@ -20,9 +20,9 @@ import itertools
 import threading
 from collections.abc import Sequence
 
-from limpet.server.core._search_literals import fold
+from limpet.server.core._search_literals import fold, trigrams
 
-__all__ = ["Chunk", "Corpus", "corpus_of", "SEP"]
+__all__ = ["Chunk", "Corpus", "corpus_of", "pieces_to_find", "SEP"]
 
 SEP = "\n\x00\n"  # between two bodies: non-word characters, like a string's edge
 CHUNK = 1024  # threads per chunk, on average (a power of two)
@@ -65,9 +65,12 @@ class Chunk:
         return self._map
 
 
-def bits(trigrams) -> list[tuple[int, int]]:
-    """The trigrams as the maps hold them: (byte, bit mask) pairs."""
-    return [(b >> 3, 1 << (b & 7)) for b in {hash(t) % _MAP_BITS for t in trigrams}]
+def pieces_to_find(query: str, selection_size: int) -> list[tuple[int, int]]:
+    """The trigrams every match of `query` contains, as the maps hold them ((byte, bit mask)
+    pairs); none for a small selection, which is scanned whole."""
+    if selection_size < FILTER_MIN:
+        return []
+    return [(b >> 3, 1 << (b & 7)) for b in {hash(t) % _MAP_BITS for t in trigrams(query)}]
 
 
 def _trigram_map(text: str) -> bytearray:
