@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from limpet.model import InvalidArgument, Thread
-from limpet.server.core._search_corpus import corpus_of, pieces_to_find
+from limpet.server.core._search_corpus import SEP, corpus_of, pieces_to_find
 
 if TYPE_CHECKING:  # imported by the search itself: most commands never search
     import regex
@@ -108,7 +108,11 @@ def _fast(pattern: regex.Pattern[str], threads: Sequence[Thread], start: int, wa
                 break
             i = chunk.thread_at(hit.start())
             thread = threads[first + i]
-            if not _matches(pattern, thread, deadline):  # the hit spans bodies: be exact from here
+            # Within a lone body, a context-free pattern's hit is a hit in that body alone; one
+            # reaching into a separator (after the body, or between a thread's comments) is
+            # checked against the thread's own comments.
+            inside = len(thread.comments) == 1 and hit.end() <= starts[i + 1] - len(SEP)
+            if not inside and not _matches(pattern, thread, deadline):  # it spans bodies: be exact from here
                 return found + _slow(pattern, threads[first + i:], want - len(found), deadline)
             found.append(thread)
             at = starts[i + 1]
