@@ -24,6 +24,12 @@ one upstream release each) into ~/.cache/limpet-compound-c/cases-compound-c.json
 
     .venv/bin/python benchmarks/compound.py --set c -v
 
+`--set d` builds it over PACKAGES_D, Java and Python only (the languages of the external method-history
+benchmark): Java from Debian's upstream tarballs as set c, Python from PyPI as sets a and b, none of them
+in another set, into ~/.cache/limpet-compound-d/cases-compound-d.jsonl.gz:
+
+    .venv/bin/python benchmarks/compound.py --set d -v
+
 Third-party code and the built cases stay in ~/.cache/limpet-compound*/ (never committed). The output
 is deterministic: sampling is seeded by package, pair and category; the gzip mtime is 0.
 """
@@ -51,6 +57,8 @@ CACHE_B = Path.home() / ".cache" / "limpet-compound-b"
 OUT_B = CACHE_B / "cases-compound-b.jsonl.gz"
 CACHE_C = Path.home() / ".cache" / "limpet-compound-c"
 OUT_C = CACHE_C / "cases-compound-c.jsonl.gz"
+CACHE_D = Path.home() / ".cache" / "limpet-compound-d"
+OUT_D = CACHE_D / "cases-compound-d.jsonl.gz"
 STANDARD = ["shifted", "edited", "renamed", "moved_file", "deleted", "line"]
 CATEGORIES = COMPOUND + STANDARD
 PAIR_CAP = dict.fromkeys(COMPOUND, 4) | dict.fromkeys(STANDARD, 1) | {"renamed": 2, "moved_file": 2, "line_gone": 2}
@@ -163,7 +171,54 @@ PACKAGES_C: tuple[Package, ...] = (
     Package("debian", "spdlog", "cpp", _v("1.10.0+ds 1.15.2+ds 1.15.3+ds"), ("include/spdlog", "src", "tests"),
             (".h", ".cpp"), h_language="cpp"),
 )
-SETS = {"a": (PACKAGES, CACHE, OUT), "b": (PACKAGES_B, CACHE_B, OUT_B), "c": (PACKAGES_C, CACHE_C, OUT_C)}
+# Set d: Java and Python only, the languages of the external method-history benchmark. Java from Debian's
+# orig tarballs as set c (only versions the mirror serves; none of set c's three), Python from PyPI as sets
+# a and b (consecutive releases; in none of sets a, b, the held-out list and the public six). Roots keep
+# each pair under MAX_PAIR_BYTES, as set c's do.
+def _under(base: str, *subs: str) -> tuple[str, ...]:
+    return tuple(f"{base}/{s}" for s in subs)
+
+
+COMPRESS = ("src/main/java/org/apache/commons/compress", "src/test/java/org/apache/commons/compress")
+COLL4 = "src/main/java/org/apache/commons/collections4"
+NET = ("src/main/java/org/apache/commons/net", "src/test/java/org/apache/commons/net")
+PACKAGES_D: tuple[Package, ...] = (
+    Package("debian", "libcommons-compress-java", "java", _v("1.22 1.27.1"),
+            tuple(f"{r}/{p}" for r in COMPRESS for p in ("compressors", "utils", "changes")), (".java",)),
+    Package("debian", "libcommons-codec-java", "java", _v("1.14 1.15 1.18.0"),
+            ("src/main/java/org/apache/commons/codec", "src/test/java/org/apache/commons/codec/binary"), (".java",)),
+    Package("debian", "libcommons-collections4-java", "java", _v("4.2 4.4"), (
+        *_under(COLL4, "map", "list", "bidimap", "set", "bag", "multimap"),
+        "src/test/java/org/apache/commons/collections4/map"), (".java",)),
+    Package("debian", "commons-pool2", "java", _v("2.8.0 2.11.1 2.12.0"),
+            ("src/main/java/org/apache/commons/pool2", "src/test/java/org/apache/commons/pool2"), (".java",)),
+    Package("debian", "libcommons-net-java", "java", _v("3.6 3.9.0"),
+            tuple(f"{r}/{p}" for r in NET for p in ("ftp", "telnet", "util", "io")), (".java",)),
+    Package("debian", "mockito", "java", _v("2.23.0 3.3.0"), ("src/main/java/org/mockito",), (".java",)),
+    Package("debian", "junit5", "java", _v("5.9.2 5.10.3"), tuple(f"{m}/src/main/java" for m in (
+        "junit-jupiter-engine", "junit-platform-engine", "junit-platform-launcher", "junit-platform-commons")),
+        (".java",)),
+    Package("debian", "antlr4", "java", _v("4.7.2 4.9.2"), ("tool/src", "runtime/Java/src", "tool-testsuite/test"),
+            (".java",)),
+    Package("debian", "guava-libraries", "java", _v("31.1 32.0.1"), (
+        *_under("guava/src/com/google/common", "base", "io", "primitives"),
+        "guava-tests/test/com/google/common/primitives"), (".java",)),
+    Package("debian", "picocli", "java", _v("3.9.6 4.6.2"), ("src/main/java/picocli", "picocli-codegen/src/main"),
+            (".java",)),  # 4.x split CommandLine.java's nested classes
+    Package("pypi", "black", "python", _v(
+        "22.1.0 22.6.0 22.12.0 23.3.0 23.9.1 23.12.1 24.2.0 24.8.0 25.1.0 25.9.0 26.1.0"),
+        ("src/black", "src/blackd")),  # not tests/: tests/data holds formatter inputs, not code
+    Package("pypi", "isort", "python", _v("5.12.0 5.13.2 6.0.0 7.0.0"), ("isort", "tests/unit")),
+    Package("pypi", "cattrs", "python", _v(
+        "1.7.1 1.8.0 1.10.0 22.1.0 22.2.0 23.1.2 23.2.3 24.1.2 25.1.1 25.3.0 26.1.0"), ("src", "tests")),
+    Package("pypi", "structlog", "python", _v(
+        "20.1.0 20.2.0 21.1.0 21.5.0 22.1.0 22.3.0 23.1.0 23.3.0 24.1.0 24.4.0 25.1.0 25.5.0"), ("src", "tests")),
+    Package("pypi", "anyio", "python", _v("2.2.0 3.0.1 3.3.4 3.6.2 3.7.1 4.0.0 4.2.0 4.4.0 4.6.0 4.8.0 4.10.0 4.12.0"),
+            ("src", "tests")),
+    Package("pypi", "tornado", "python", _v("5.1.1 6.0.4 6.1 6.2 6.3.3 6.4.2 6.5"), ("tornado",)),
+)
+SETS = {"a": (PACKAGES, CACHE, OUT), "b": (PACKAGES_B, CACHE_B, OUT_B), "c": (PACKAGES_C, CACHE_C, OUT_C),
+        "d": (PACKAGES_D, CACHE_D, OUT_D)}
 
 
 def _trees(pkg: Package, v0: str, v1: str, cache: Path) -> tuple[dict[str, str], dict[str, str]]:
