@@ -29,7 +29,9 @@ Lua's `local function f` -> `function M.f`), needs no rows kept verbatim (a rena
 `strict_eq(a, b)` → `assert a == b`). A symbol that left its file and reappears under its very
 qualified name in a file changed with it (a module split, a renamed file) is that symbol even when
 a parameter renamed throughout left no row verbatim, and needs a smaller lead when its body is
-clearly alike: the name is evidence the other candidates lack.
+clearly alike: the name is evidence the other candidates lack. When the anchor's whole file is
+gone (renamed, its class renamed with it), a candidate keeping the symbol's simple name needs no
+rows kept verbatim either, if it leads every rival by STRONG_LEAD.
 """
 
 from __future__ import annotations
@@ -106,7 +108,10 @@ def successor_step(anchor: Anchor, view: FileView | None, index: WorkspaceIndex 
     in_place = best.parent_name == old_parent or not old_parent and best.name == anchor.symbol_name
     strong = (path == anchor.file and in_place
               and score >= STRONG_SCORE and body >= STRONG_BODY and all(score - other[0] >= STRONG_LEAD for other in rivals))
-    if body < BODY_ALONE and not same_name and not strong and not old.most_rows_kept(best) \
+    # the file renamed with its class: the simple name is kept, the qualified one is not
+    named_lead = (symbol_gone and view is None and best.name == anchor.symbol_name
+                  and all(score - other[0] >= STRONG_LEAD for other in rivals))
+    if body < BODY_ALONE and not same_name and not strong and not named_lead and not old.most_rows_kept(best) \
             and not _renamed_through(old, best, score, rivals):
         return None  # rewritten: the old code's telling rows are gone
     rows = map_into_symbol(anchor, cand_view, best)
