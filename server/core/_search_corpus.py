@@ -28,6 +28,7 @@ SEP = "\n\x00\n"  # between two bodies: non-word characters, like a string's edg
 CHUNK = 1024  # threads per chunk, on average (a power of two)
 FILTER_MIN = 8192  # selections from this size on are filtered by trigrams before being scanned
 _MAP_BITS = 1 << 16
+_MAX_COLUMNS = 4096  # pieces whose chunks a corpus remembers (an int of one bit a chunk each)
 
 
 def _text(t) -> str:
@@ -96,6 +97,7 @@ class Corpus:
         self.spans = [0, *ends]
         self._chunks: list[Chunk | None] = [None] * len(ends)
         self._kept = kept  # chunks of earlier selections, by (first id, last id, length)
+        self._columns: dict[tuple[int, int], int] = {}
         self._lock = threading.Lock()  # the HTTP door may search from several threads
 
     def chunk_index(self, position: int) -> int:
@@ -120,17 +122,33 @@ class Corpus:
         self._kept[key] = chunk
         return chunk
 
-    def holding(self, pieces: list[tuple[int, int]], first: int):
+    def holding(self, pieces: list[tuple[int, int]], first: int) -> list[int]:
         """The indexes of chunks from `first` on whose maps have every piece (a missing bit is
         certain; a set one may be another trigram's, which only costs a scan)."""
-        chunks = self._chunks
-        for k in range(first, len(chunks)):
-            bitmap = (chunks[k] or self.chunk(k)).trigram_map()
-            for byte, mask in pieces:
-                if not bitmap[byte] & mask:
-                    break
-            else:
-                yield k
+        found = -1  # every chunk, as bits of an int
+        for piece in pieces:
+            found &= self._column(piece)
+        found >>= first
+        out = []
+        while found:
+            low = found & -found
+            out.append(first + low.bit_length() - 1)
+            found ^= low
+        return out
+
+    def _column(self, piece: tuple[int, int]) -> int:
+        """Which chunks' maps hold `piece`, as the bits of an int (kept: patterns share pieces)."""
+        column = self._columns.get(piece)
+        if column is None:
+            byte, mask = piece
+            column = 0
+            for k in range(len(self._chunks)):
+                if (self._chunks[k] or self.chunk(k)).trigram_map()[byte] & mask:
+                    column |= 1 << k
+            if len(self._columns) >= _MAX_COLUMNS:
+                self._columns.clear()
+            self._columns[piece] = column
+        return column
 
     def built(self) -> list[Chunk]:
         return [c for c in self._chunks if c is not None]
