@@ -124,16 +124,26 @@ class Corpus:
 
     def holding(self, pieces: list[tuple[int, int]], first: int) -> list[int]:
         """The indexes of chunks from `first` on whose maps have every piece (a missing bit is
-        certain; a set one may be another trigram's, which only costs a scan)."""
-        found = -1  # every chunk, as bits of an int
+        certain; a set one may be another trigram's, which only costs a scan). Pieces seen before
+        answer from their kept columns; a new one is looked up only in the chunks left."""
+        found, new = -1, []  # -1: every chunk, as the bits of an int
         for piece in pieces:
-            found &= self._column(piece)
-        found >>= first
+            column = self._columns.get(piece)
+            if column is None:
+                new.append(piece)
+            else:
+                found &= column
+        if new and found == -1:
+            found = self._column(new.pop())  # nothing known yet: remember one
+        found = (found >> first) & ((1 << (len(self._chunks) - first)) - 1)
         out = []
         while found:
             low = found & -found
-            out.append(first + low.bit_length() - 1)
+            k = first + low.bit_length() - 1
             found ^= low
+            bitmap = (self._chunks[k] or self.chunk(k)).trigram_map()
+            if all(bitmap[byte] & mask for byte, mask in new):
+                out.append(k)
         return out
 
     def _column(self, piece: tuple[int, int]) -> int:
