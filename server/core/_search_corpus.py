@@ -6,10 +6,12 @@ a thread added, changed or removed changes only the chunk it is in, so after a w
 search rebuilds one chunk, not the whole text. (The boundaries decide how the work is split,
 never what matches.) Chunks are kept between selections while the latest selections use them.
 
-The summary (`Chunk.trigram_map`, read by `Corpus.holding`) is a 65,536-bit map of the chunk's folded trigrams: a search
+The summary (`Chunk.trigram_map`) is a 65,536-bit map of the chunk's folded trigrams: a search
 whose pattern must contain "handler 5.1" skips every chunk lacking " 5." or "5.1" (a missing
 bit is certain; a set bit may be another trigram's, which only costs a scan). It is built the
-first time a big selection is searched; a small one is scanned whole, which is as fast.
+first time a big selection is searched; a small one is scanned whole, which is as fast. Which
+chunks hold a trigram is kept per corpus (`Corpus.holding`), as the bits of an int: patterns
+share most of their pieces, so a search reads a few ints, not every chunk's map.
 """
 
 from __future__ import annotations
