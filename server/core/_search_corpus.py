@@ -126,8 +126,8 @@ class Corpus:
 
     def holding(self, pieces: list[tuple[int, int]], first: int) -> list[int]:
         """The indexes of chunks from `first` on whose maps have every piece (a missing bit is
-        certain; a set one may be another trigram's, which only costs a scan). Pieces seen before
-        answer from their kept columns; a new one is looked up only in the chunks left."""
+        certain; a set one may be another trigram's, which only costs a scan). Known pieces are
+        read first: when they leave no chunk, new ones are not looked up at all."""
         found, new = -1, []  # -1: every chunk, as the bits of an int
         for piece in pieces:
             column = self._columns.get(piece)
@@ -135,17 +135,16 @@ class Corpus:
                 new.append(piece)
             else:
                 found &= column
-        if new and found == -1:
-            found = self._column(new.pop())  # nothing known yet: remember one
+        for piece in new:
+            if not found:
+                break
+            found &= self._column(piece)
         found = (found >> first) & ((1 << (len(self._chunks) - first)) - 1)
         out = []
         while found:
             low = found & -found
-            k = first + low.bit_length() - 1
+            out.append(first + low.bit_length() - 1)
             found ^= low
-            bitmap = (self._chunks[k] or self.chunk(k)).trigram_map()
-            if all(bitmap[byte] & mask for byte, mask in new):
-                out.append(k)
         return out
 
     def _column(self, piece: tuple[int, int]) -> int:
