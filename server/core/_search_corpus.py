@@ -89,11 +89,12 @@ class Corpus:
     """A selection (a tuple of threads) as chunks: `spans[k]` is chunk k's first index in the
     selection (one more entry: the selection's length). Chunks are built as a search reaches them."""
 
-    def __init__(self, threads: tuple, kept: dict[tuple, Chunk]) -> None:
+    def __init__(self, threads: tuple, kept: dict[tuple, Chunk], like: Corpus | None = None) -> None:
         self.threads = threads
         self.aliases = [threads]  # selections known to be this one (the same tuple object)
-        mask = CHUNK - 1
-        ends = [i + 1 for i, t in enumerate(threads) if hash(t.id) & mask == 0]
+        # where chunks end by the ids (a selection after a write: only what changed is hashed)
+        self.ends = _boundaries(threads, 0, len(threads)) if like is None else self._ends_like(like)
+        ends = list(self.ends)
         if threads and (not ends or ends[-1] != len(threads)):
             ends.append(len(threads))
         self.spans = [0, *ends]
@@ -101,6 +102,15 @@ class Corpus:
         self._kept = kept  # chunks of earlier selections, by (first id, last id, length)
         self._columns: dict[tuple[int, int], int] = {}
         self._lock = threading.Lock()  # the HTTP door may search from several threads
+
+    def _ends_like(self, old: Corpus) -> list[int]:
+        """This selection's chunk ends, from `old`'s where the two share a start and an end."""
+        a, b = old.threads, self.threads
+        head = _common_head(a, b)
+        tail = _common_head(a[::-1], b[::-1], min(len(a), len(b)) - head)
+        shift = len(b) - len(a)
+        return ([e for e in old.ends if e <= head] + _boundaries(b, head, len(b) - tail)
+                + [e + shift for e in old.ends if e > len(a) - tail])
 
     def chunk_index(self, position: int) -> int:
         return bisect.bisect_right(self.spans, position) - 1
@@ -165,6 +175,24 @@ class Corpus:
         return [c for c in self._chunks if c is not None]
 
 
+def _boundaries(threads: tuple, lo: int, hi: int) -> list[int]:
+    """Chunk ends among threads[lo:hi]: after each thread whose id hashes to 0 mod CHUNK."""
+    mask = CHUNK - 1
+    return [i + 1 for i in range(lo, hi) if hash(threads[i].id) & mask == 0]
+
+
+def _common_head(a: tuple, b: tuple, limit: int | None = None) -> int:
+    """How many leading threads `a` and `b` share (compared a block at a time, in C)."""
+    n = min(len(a), len(b)) if limit is None else limit
+    i = 0
+    while i < n:
+        j = min(i + 4096, n)
+        if a[i:j] != b[i:j]:
+            return next(k for k in range(i, j) if a[k] is not b[k] and a[k] != b[k])
+        i = j
+    return n
+
+
 class _Recent:
     """The corpus of the last selections searched (a tuple while the store is unchanged: the same
     object), and the chunks they use."""
@@ -190,7 +218,7 @@ class _Recent:
             kept: dict[tuple, Chunk] = {}
             for c in reversed(self.corpora[:self.keep]):  # the latest last: its chunks win a tie
                 kept.update(((ch.threads[0].id, ch.threads[-1].id, len(ch.threads)), ch) for ch in c.built())
-            made = Corpus(tuple(threads), kept)
+            made = Corpus(tuple(threads), kept, self.corpora[0] if self.corpora else None)
             self.corpora = [made, *self.corpora[:self.keep - 1]]
             return made
 

@@ -145,6 +145,21 @@ def test_searches_after_writes_find_what_per_comment_search_finds(edits, query):
             assert search_threads(selection, query, 100)[0] == _reference(selection, query, 100)[0]
 
 
+@settings(max_examples=200, deadline=None)
+@given(size=st.integers(0, 120), cut=st.integers(0, 120), dropped=st.integers(0, 5), added=st.integers(0, 5))
+def test_a_new_selection_ends_its_chunks_where_a_fresh_one_would(size, cut, dropped, added):
+    """The chunk ends a selection inherits from the one before it (its shared start and end)
+    are those a fresh computation finds."""
+    threads = _threads([[f"note {i}"] for i in range(size)])
+    cut = min(cut, size)
+    changed = tuple(threads[:cut] + [SimpleNamespace(id=f"c_new{i}", comments=[SimpleNamespace(body="x")])
+                                     for i in range(added)] + threads[cut + dropped:])
+    with _small_chunks():
+        before = _search_corpus.Corpus(tuple(threads), {})
+        after = _search_corpus.Corpus(changed, {}, like=before)
+        assert after.ends == _search_corpus.Corpus(changed, {}).ends
+
+
 def test_limit_stops_early_and_reports_more():
     threads = _threads([["rate limit"] if i % 3 else ["other", "RATE"] for i in range(50)])
     with _small_chunks():
