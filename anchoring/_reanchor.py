@@ -27,6 +27,8 @@ candidate with a margin over the runner-up):
                that were not there before; a unique best with a wide lead
     fuzzy      similar text in the same file (long quotes or matching context;
                never onto a declaration the symbol steps turned down)
+    enclosing  lines gone from a symbol that stayed (above), or a local typedef or
+               constant gone from a function that stayed: the whole function, drifted
     orphaned   nothing convincing: the thread keeps its last anchor
 
 Exact evidence is tried everywhere before similarity is tried anywhere.
@@ -46,11 +48,14 @@ from limpet.anchoring._anchor import relocated
 from limpet.anchoring._carry import carried
 from limpet.anchoring._fileview import file_view
 from limpet.anchoring._index import WorkspaceIndex
+from limpet.anchoring._mapping import FUNCTION_KINDS
 from limpet.anchoring._steps_local import (
+    LINES_GONE_CONFIDENCE,
     Hit,
     exact_step,
     follow_symbol_extent,
     fuzzy_step,
+    parent_of,
     renamed_step,
     shifted_step,
     symbol_step,
@@ -63,6 +68,7 @@ __all__ = ["METHODS", "Relocation", "find", "reanchor", "source_hash"]
 
 METHODS = ("unchanged", "exact", "symbol", "renamed", "moved", "fuzzy", "orphaned")
 WEAK_SYMBOL_MATCH = 0.5  # below this, an identical copy elsewhere beats the same name
+LOCAL_DECLARATIONS = frozenset({"type", "variable", "constant"})  # a typedef or constant in a body
 
 
 class Relocation(msgspec.Struct, frozen=True, gc=False):  # built once per re-anchored thread
@@ -131,7 +137,19 @@ def find(anchor: Anchor, source: bytes | None, index: WorkspaceIndex | None) -> 
         hit = step()
         if hit is not None:
             return hit
-    return on_symbol
+    return on_symbol or _in_enclosing_function(anchor, view)
+
+
+def _in_enclosing_function(anchor: Anchor, view) -> Hit | None:
+    """A local declaration (a typedef, a constant inside a function body) that is gone while its
+    function stays: its rows were lines of that function, so the thread stays on it (drifted)."""
+    if anchor.position != "symbol" or anchor.symbol_kind not in LOCAL_DECLARATIONS or not anchor.symbol_name:
+        return None  # (a nested function or class that is gone was code of its own: orphaned)
+    parent = parent_of(anchor.symbol, anchor.symbol_name)
+    owners = [sv for sv in view.by_name.get(parent, ()) if sv.kind in FUNCTION_KINDS] if parent else []
+    if len(owners) != 1 or any(sv.kind not in FUNCTION_KINDS for sv in view.by_name.get(parent, ())):
+        return None
+    return Hit(anchor.file, view, owners[0].first, owners[0].last, "symbol", LINES_GONE_CONFIDENCE, lines_gone=True)
 
 
 def _health(anchor: Anchor, current_text_hash: str) -> str:
