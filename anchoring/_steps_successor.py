@@ -25,7 +25,9 @@ more like it (two near-twins renamed together: each goes to its own), provided t
 itself is claimed by no one more than by the anchor's symbol; and a candidate that leads every
 rival by STRONG_LEAD with a STRONG_SCORE, in the same file and the same enclosing scope (a rename
 in place; or a top-level function taken into a table or class of its file under its own name,
-Lua's `local function f` -> `function M.f`), needs no rows kept verbatim (a rename with every statement rewritten the same way:
+Lua's `local function f` -> `function M.f`), needs no rows kept verbatim; so does such a candidate
+alike by LONE_BODY that no other candidate comes within LONE_LEAD of (the one plausible
+successor: a renamed function whose every check was reworded) (a rename with every statement rewritten the same way:
 `strict_eq(a, b)` → `assert a == b`). A symbol that left its file and reappears under its very
 qualified name in a file changed with it (a module split, a renamed file) is that symbol even when
 a parameter renamed throughout left no row verbatim, and needs a smaller lead when its body is
@@ -58,6 +60,7 @@ MARGIN = 0.15  # the best must lead every other candidate by this much
 MARGIN_SAME_NAME = 0.1  # ... when the best alone keeps the old name and is alike by BODY_ALONE
 CLAIM_MARGIN = 0.05  # a rival is another gone symbol's when it scores this much more there
 STRONG_SCORE, STRONG_LEAD, STRONG_BODY = 0.7, 0.3, 0.65  # a lead this large needs no rows kept verbatim
+LONE_BODY, LONE_LEAD = 0.6, 0.4  # ... nor does a body this alike with no candidate near it
 RENAMED_FLOOR, RENAMED_MIN_TOKENS = 0.4, 20  # a body this alike and long may differ by renames alone
 RENAMED_ALIKE = 0.9  # ... nor does a body alike by this once identifiers renamed throughout are renamed
 PLACE_ROWS = 40  # rows away at which nearness counts for nothing
@@ -106,8 +109,10 @@ def successor_step(anchor: Anchor, view: FileView | None, index: WorkspaceIndex 
     # in place: the same scope, or a top-level function taken into a table or class of its file
     # under its own name (Lua's `local function f` -> `function M.f`)
     in_place = best.parent_name == old_parent or not old_parent and best.name == anchor.symbol_name
+    lead = min((score - other[0] for other in rivals), default=1.0)
     strong = (path == anchor.file and in_place
-              and score >= STRONG_SCORE and body >= STRONG_BODY and all(score - other[0] >= STRONG_LEAD for other in rivals))
+              and (score >= STRONG_SCORE and body >= STRONG_BODY and lead >= STRONG_LEAD
+                   or body >= LONE_BODY and lead >= LONE_LEAD))
     # the file renamed with its class: the simple name is kept, the qualified one is not
     named_lead = (symbol_gone and view is None and best.name == anchor.symbol_name
                   and all(score - other[0] >= STRONG_LEAD for other in rivals))
