@@ -46,7 +46,7 @@ import msgspec
 
 from limpet.anchoring._anchor import relocated
 from limpet.anchoring._carry import carried
-from limpet.anchoring._fileview import file_view
+from limpet.anchoring._fileview import FileView, file_view
 from limpet.anchoring._index import WorkspaceIndex
 from limpet.anchoring._mapping import FUNCTION_KINDS
 from limpet.anchoring._steps_local import (
@@ -140,16 +140,17 @@ def find(anchor: Anchor, source: bytes | None, index: WorkspaceIndex | None) -> 
     return on_symbol or _in_enclosing_function(anchor, view)
 
 
-def _in_enclosing_function(anchor: Anchor, view) -> Hit | None:
+def _in_enclosing_function(anchor: Anchor, view: FileView) -> Hit | None:
     """A local declaration (a typedef, a constant inside a function body) that is gone while its
     function stays: its rows were lines of that function, so the thread stays on it (drifted)."""
     if anchor.position != "symbol" or anchor.symbol_kind not in LOCAL_DECLARATIONS or not anchor.symbol_name:
         return None  # (a nested function or class that is gone was code of its own: orphaned)
     parent = parent_of(anchor.symbol, anchor.symbol_name)
-    owners = [sv for sv in view.by_name.get(parent, ()) if sv.kind in FUNCTION_KINDS] if parent else []
-    if len(owners) != 1 or any(sv.kind not in FUNCTION_KINDS for sv in view.by_name.get(parent, ())):
-        return None
-    return Hit(anchor.file, view, owners[0].first, owners[0].last, "symbol", LINES_GONE_CONFIDENCE, lines_gone=True)
+    namesakes = view.by_name.get(parent, ()) if parent else ()
+    if len(namesakes) != 1 or namesakes[0].kind not in FUNCTION_KINDS:
+        return None  # (no enclosing function, or overloads: which one held it is not known)
+    owner = namesakes[0]
+    return Hit(anchor.file, view, owner.first, owner.last, "symbol", LINES_GONE_CONFIDENCE, lines_gone=True)
 
 
 def _health(anchor: Anchor, current_text_hash: str) -> str:
