@@ -109,15 +109,14 @@ def successor_step(anchor: Anchor, view: FileView | None, index: WorkspaceIndex 
     # in place: the same scope, or a top-level function taken into a table or class of its file
     # under its own name (Lua's `local function f` -> `function M.f`)
     in_place = best.parent_name == old_parent or not old_parent and best.name == anchor.symbol_name
-    lead = min((score - other[0] for other in rivals), default=1.0)
+    lead = min((score - other[0] for other in rivals), default=1.0)  # over every rival left
     strong = (path == anchor.file and in_place
               and (score >= STRONG_SCORE and body >= STRONG_BODY and lead >= STRONG_LEAD
                    or body >= LONE_BODY and lead >= LONE_LEAD))
     # the file renamed with its class: the simple name is kept, the qualified one is not
-    named_lead = (symbol_gone and view is None and best.name == anchor.symbol_name
-                  and all(score - other[0] >= STRONG_LEAD for other in rivals))
+    named_lead = symbol_gone and view is None and best.name == anchor.symbol_name and lead >= STRONG_LEAD
     if body < BODY_ALONE and not same_name and not strong and not named_lead and not old.most_rows_kept(best) \
-            and not _renamed_through(old, best, score, rivals):
+            and not _renamed_through(old, best, lead):
         return None  # rewritten: the old code's telling rows are gone
     rows = map_into_symbol(anchor, cand_view, best)
     if rows is None:
@@ -126,12 +125,12 @@ def successor_step(anchor: Anchor, view: FileView | None, index: WorkspaceIndex 
     return Hit(path, cand_view, rows[0], rows[1], method, round(0.4 + 0.5 * score, 4))
 
 
-def _renamed_through(old: _Old, best: SymbolView, score: float, rivals: list) -> bool:
+def _renamed_through(old: _Old, best: SymbolView, lead: float) -> bool:
     """Rows changed only by identifiers renamed throughout (a type, an error, a helper renamed
-    with the symbol), with a lead no rival comes near."""
+    with the symbol), with a lead (over every rival) no rival comes near."""
     renamed = old.renamed_similarity(best)
-    lead = MARGIN if renamed >= 1.0 else STRONG_LEAD  # nothing but consistent renames: the usual lead
-    return renamed >= RENAMED_ALIKE and all(score - other[0] >= lead for other in rivals)
+    needed = MARGIN if renamed >= 1.0 else STRONG_LEAD  # nothing but consistent renames: the usual lead
+    return renamed >= RENAMED_ALIKE and lead >= needed
 
 
 def _score(old: _Old, body: float, path: str, sv: SymbolView) -> float:

@@ -51,6 +51,11 @@ class Chunk:
         self.text = SEP.join(texts)
         self._map: bytearray | None = None
 
+    @property
+    def key(self) -> tuple[str, str, int]:
+        """How a later selection finds this chunk again: (first id, last id, length)."""
+        return chunk_key(self.threads)
+
     def thread_at(self, offset: int) -> int:
         """The index (in the chunk) of the thread whose text holds `offset`."""
         return bisect.bisect_right(self.starts, offset) - 1
@@ -99,7 +104,7 @@ class Corpus:
             ends.append(len(threads))
         self.spans = [0, *ends]
         self._chunks: list[Chunk | None] = [None] * len(ends)
-        self._kept = kept  # chunks of earlier selections, by (first id, last id, length)
+        self._kept = kept  # chunks of earlier selections, by their key
         self._columns: dict[tuple[int, int], int] = {}
         self._lock = threading.Lock()  # the HTTP door may search from several threads
 
@@ -123,7 +128,7 @@ class Corpus:
             return built
 
     def _reuse_or_build(self, threads: tuple) -> Chunk:
-        key = (threads[0].id, threads[-1].id, len(threads))
+        key = chunk_key(threads)
         old = self._kept.get(key)
         if old is not None and old.threads == threads:  # identity first: cheap when unchanged
             return old
@@ -175,6 +180,10 @@ class Corpus:
         return [c for c in self._chunks if c is not None]
 
 
+def chunk_key(threads: tuple) -> tuple[str, str, int]:
+    return threads[0].id, threads[-1].id, len(threads)
+
+
 def _boundaries(threads: tuple, lo: int, hi: int) -> list[int]:
     """Chunk ends among threads[lo:hi]: after each thread whose id hashes to 0 mod CHUNK."""
     mask = CHUNK - 1
@@ -217,7 +226,7 @@ class _Recent:
                 return same
             kept: dict[tuple, Chunk] = {}
             for c in reversed(self.corpora[:self.keep]):  # the latest last: its chunks win a tie
-                kept.update(((ch.threads[0].id, ch.threads[-1].id, len(ch.threads)), ch) for ch in c.built())
+                kept.update((ch.key, ch) for ch in c.built())
             made = Corpus(tuple(threads), kept, self.corpora[0] if self.corpora else None)
             self.corpora = [made, *self.corpora[:self.keep - 1]]
             return made
