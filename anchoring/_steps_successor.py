@@ -33,7 +33,11 @@ qualified name in a file changed with it (a module split, a renamed file) is tha
 a parameter renamed throughout left no row verbatim, and needs a smaller lead when its body is
 clearly alike: the name is evidence the other candidates lack. When the anchor's whole file is
 gone (renamed, its class renamed with it), a candidate keeping the symbol's simple name needs no
-rows kept verbatim either, if it leads every rival by STRONG_LEAD.
+rows kept verbatim either, if it leads every rival by STRONG_LEAD; nor does the successor of a
+symbol of SMALL_TOKENS or more that left its file, in a file changed with it, alike by STRONG_BODY
+and leading every rival by STRONG_LEAD (moved, renamed and reworked at once: a function taken
+into a class of another module with its statements rewritten). Small symbols never follow so:
+two-line bodies are alike everywhere.
 """
 
 from __future__ import annotations
@@ -115,8 +119,11 @@ def successor_step(anchor: Anchor, view: FileView | None, index: WorkspaceIndex 
                    or body >= LONE_BODY and lead >= LONE_LEAD))
     # the file renamed with its class: the simple name is kept, the qualified one is not
     named_lead = symbol_gone and view is None and best.name == anchor.symbol_name and lead >= STRONG_LEAD
-    if body < BODY_ALONE and not same_name and not strong and not named_lead and not old.most_rows_kept(best) \
-            and not _renamed_through(old, best, lead):
+    # moved and reworked: a symbol of some size gone from its file, one alike successor elsewhere
+    moved_lead = (symbol_gone and path != anchor.file and old.tokens >= SMALL_TOKENS
+                  and body >= STRONG_BODY and lead >= STRONG_LEAD)
+    if body < BODY_ALONE and not (same_name or strong or named_lead or moved_lead) \
+            and not old.most_rows_kept(best) and not _renamed_through(old, best, lead):
         return None  # rewritten: the old code's telling rows are gone
     rows = map_into_symbol(anchor, cand_view, best)
     if rows is None:
