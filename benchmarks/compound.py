@@ -30,6 +30,13 @@ in another set, into ~/.cache/limpet-compound-d/cases-compound-d.jsonl.gz:
 
     .venv/bin/python benchmarks/compound.py --set d -v
 
+`--set e` builds it over PACKAGES_E, Java and Python again, from projects in no other list (sets a-d, the
+held-out list, the public six): Java from Debian's upstream tarballs, Python from PyPI, into
+~/.cache/limpet-compound-e/cases-compound-e.jsonl.gz. It was built blind: no engine rule looked at it
+before it was run (its first score is the engine's on projects it was never tuned on):
+
+    .venv/bin/python benchmarks/compound.py --set e -v
+
 Third-party code and the built cases stay in ~/.cache/limpet-compound*/ (never committed). The output
 is deterministic: sampling is seeded by package, pair and category; the gzip mtime is 0.
 """
@@ -59,6 +66,8 @@ CACHE_C = Path.home() / ".cache" / "limpet-compound-c"
 OUT_C = CACHE_C / "cases-compound-c.jsonl.gz"
 CACHE_D = Path.home() / ".cache" / "limpet-compound-d"
 OUT_D = CACHE_D / "cases-compound-d.jsonl.gz"
+CACHE_E = Path.home() / ".cache" / "limpet-compound-e"
+OUT_E = CACHE_E / "cases-compound-e.jsonl.gz"
 STANDARD = ["shifted", "edited", "renamed", "moved_file", "deleted", "line"]
 CATEGORIES = COMPOUND + STANDARD
 PAIR_CAP = dict.fromkeys(COMPOUND, 4) | dict.fromkeys(STANDARD, 1) | {"renamed": 2, "moved_file": 2, "line_gone": 2}
@@ -217,8 +226,41 @@ PACKAGES_D: tuple[Package, ...] = (
             ("src", "tests")),
     Package("pypi", "tornado", "python", _v("5.1.1 6.0.4 6.1 6.2 6.3.3 6.4.2 6.5"), ("tornado",)),
 )
+# Set e: blind, Java and Python from projects in no other list (sets a-d, the held-out list, the public six).
+# The mirror serves few old orig tarballs: only projects with two or more served upstream versions are here.
+JODA = "src/main/java/org/joda/time"
+PACKAGES_E: tuple[Package, ...] = (
+    Package("debian", "libjoda-time-java", "java", _v("2.10.14 2.14.4"), (
+        *_under(JODA, "format", "chrono", "field", "tz", "base"), "src/test/java/org/joda/time/field"), (".java",)),
+    Package("debian", "httpcomponents-core", "java", _v("4.4.13 4.4.14 4.4.16"),
+            _under("httpcore", "src/main", "src/test") + _under("httpcore-nio", "src/main", "src/test"), (".java",)),
+    Package("debian", "httpcomponents-client", "java", _v("4.5.11 4.5.13 4.5.14"), (
+        "httpclient/src/main", "httpclient/src/test", "httpclient-cache/src", "fluent-hc/src/main", "httpmime/src"),
+        (".java",)),
+    Package("debian", "libcommons-logging-java", "java", _v("1.2 1.3.0"), ("src/main/java", "src/test/java"),
+            (".java",)),
+    Package("debian", "maven", "java", _v("3.8.7 3.9.9"), tuple(f"maven-{m}/src" for m in (
+        "model-builder", "embedder", "artifact", "resolver-provider", "settings-builder")), (".java",)),
+    Package("debian", "maven-plugin-tools", "java", _v("3.6.0 3.7.1 3.10.2"), (
+        *(f"maven-plugin-tools-{m}/src" for m in ("annotations", "generators", "api", "java")),
+        "maven-plugin-annotations/src", "maven-plugin-plugin/src/main"), (".java",)),
+    Package("debian", "maven-javadoc-plugin", "java", _v("3.0.1 3.4.1 3.10.1 3.12.0"),
+            ("src/main/java", "src/test/java"), (".java",)),  # not src/it: integration-test fixture projects
+    Package("debian", "ant", "java", _v("1.10.13 1.10.15"), ("src/main", "src/tests"), (".java",)),
+    Package("debian", "objenesis", "java", _v("3.4 3.6"), ("main/src", "tck/src", "exotic/src"), (".java",)),
+    Package("pypi", "urllib3", "python", _v("1.26.20 2.0.7 2.1.0 2.2.3 2.3.0 2.4.0 2.5.0 2.6.3 2.7.0 2.8.0"),
+            ("src", "test")),
+    Package("pypi", "paramiko", "python", _v("2.11.1 2.12.0 3.0.0 3.1.0 3.2.0 3.3.2 3.4.1 3.5.1 4.0.0"),
+            ("paramiko", "tests")),
+    Package("pypi", "markdown", "python", _v("3.3.7 3.4.4 3.5.2 3.6 3.7 3.8.2 3.9 3.10.2"), ("markdown", "tests")),
+    Package("pypi", "tomlkit", "python", _v("0.7.2 0.9.2 0.10.2 0.11.8 0.12.5 0.13.3 0.14.0 0.15.2"),
+            ("tomlkit", "tests")),
+    Package("pypi", "alembic", "python", _v("1.8.1 1.9.4 1.10.4 1.11.3 1.12.1 1.13.3 1.14.1 1.15.2 1.16.5"),
+            ("alembic", "tests")),
+    Package("pypi", "h11", "python", _v("0.9.0 0.10.0 0.11.0 0.12.0 0.13.0 0.14.0 0.15.0 0.16.0"), ("h11",)),
+)
 SETS = {"a": (PACKAGES, CACHE, OUT), "b": (PACKAGES_B, CACHE_B, OUT_B), "c": (PACKAGES_C, CACHE_C, OUT_C),
-        "d": (PACKAGES_D, CACHE_D, OUT_D)}
+        "d": (PACKAGES_D, CACHE_D, OUT_D), "e": (PACKAGES_E, CACHE_E, OUT_E)}
 
 
 def _trees(pkg: Package, v0: str, v1: str, cache: Path) -> tuple[dict[str, str], dict[str, str]]:
