@@ -11,6 +11,7 @@ from typing import Any
 
 from limpet.anchoring._fileview import FileView, SymbolView, file_view
 from limpet.anchoring._index import WorkspaceIndex
+from limpet.anchoring._languages import family_for_path
 from limpet.anchoring._locate import fuzzy_windows
 from limpet.anchoring._mapping import kinds_compatible, map_into_symbol, symbol_similarity
 from limpet.model import Anchor
@@ -50,7 +51,7 @@ def orphan_candidates(anchor: Anchor, source: bytes | None, index: WorkspaceInde
         for score, first, last in fuzzy_windows(view, anchor.selected_text)[:k]:
             add(anchor.file, (first, last), score, "fuzzy")
     if index is not None and anchor.fingerprint:
-        paths = [p for p in index.paths if p != anchor.file]
+        paths = [p for p in index.scope(True, family=family_for_path(anchor.file)) if p != anchor.file]
         for path, sv, _shared in index.similar_symbols(anchor.sketch, paths, min_shared=2, limit=3 * k):
             if kinds_compatible(anchor.symbol_kind, sv.kind):
                 view = index.view(path)

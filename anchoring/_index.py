@@ -5,7 +5,8 @@ reads only contents it has never seen; `update_later` defers even that until a
 query needs the index (most reconciles find every thread in its own file).
 Symbols and their fingerprints are computed lazily per file (changed files
 first), cached per content hash, and posted into inverted maps (normalized
-hash, name-blind hash, sketch values).
+hash, name-blind hash, sketch values; the hashes and the sketches each only
+when a query asks for them: an exact search never pays for sketches).
 """
 
 from __future__ import annotations
@@ -17,8 +18,10 @@ from itertools import chain
 from threading import RLock
 
 from limpet.anchoring._fileview import FileView, SymbolView, file_view
+from limpet.anchoring._languages import family_for_path
 
 Posting = tuple[str, int]  # (path, symbol index in that file's view)
+_SCOPES_KEPT = 1024  # scope() answers kept between syncs (a bound, not a tuning)
 
 
 class WorkspaceIndex:
@@ -28,7 +31,9 @@ class WorkspaceIndex:
         self._views: dict[str, FileView] = {}
         self._changed: set[str] = set()
         self._before: dict[str, FileView | None] = {}  # changed path -> its view before the last sync
-        self._indexed: set[str] = set()
+        self._indexed: set[str] = set()  # paths posted into _by_norm and _by_blind
+        self._sketched: set[str] = set()  # paths posted into _by_sketch
+        self._scopes: dict[tuple, list[str]] = {}  # scope() answers since the last sync
         self._by_norm: dict[str, set[Posting]] = {}
         self._by_blind: dict[str, set[Posting]] = {}
         self._by_sketch: dict[int, set[Posting]] = {}
@@ -41,6 +46,7 @@ class WorkspaceIndex:
         """Sync with the workspace (path -> content hash); returns the paths new or changed."""
         with self._lock:
             self._pending = None
+            self._scopes.clear()
             changed: set[str] = set()
             before: dict[str, FileView | None] = {}
             for path in [p for p in self._hashes if p not in files]:
@@ -93,9 +99,12 @@ class WorkspaceIndex:
                 posting = (path, sv.index)
                 _discard(self._by_norm, sv.norm_hash, posting)
                 _discard(self._by_blind, sv.blind_hash, posting)
+        if path in self._sketched and view is not None:
+            for sv in view.symbols:
                 for value in sv.sketch:
-                    _discard(self._by_sketch, value, posting)
+                    _discard(self._by_sketch, value, (path, sv.index))
         self._indexed.discard(path)
+        self._sketched.discard(path)
 
     def _ensure_indexed(self, paths: Iterable[str]) -> None:
         for path in paths:
@@ -105,9 +114,17 @@ class WorkspaceIndex:
                 posting = (path, sv.index)
                 self._by_norm.setdefault(sv.norm_hash, set()).add(posting)
                 self._by_blind.setdefault(sv.blind_hash, set()).add(posting)
+            self._indexed.add(path)
+
+    def _ensure_sketched(self, paths: Iterable[str]) -> None:
+        for path in paths:
+            if path in self._sketched or path not in self._views:
+                continue
+            for sv in self._views[path].symbols:
+                posting = (path, sv.index)
                 for value in sv.sketch:
                     self._by_sketch.setdefault(value, set()).add(posting)
-            self._indexed.add(path)
+            self._sketched.add(path)
 
     # -- queries -------------------------------------------------------------------
 
@@ -128,16 +145,30 @@ class WorkspaceIndex:
             self._sync()
             return self._views.get(path)
 
-    def scope(self, everywhere: bool, needles: Sequence[bytes] = ()) -> list[str]:
+    def scope(self, everywhere: bool, needles: Sequence[bytes] = (), *, family: str | None = None,
+              all_of: Sequence[bytes] = ()) -> list[str]:
         """Files searched for moved code: the changed ones, or the whole workspace; with
-        `needles`, only the files whose bytes contain one of them (nothing is parsed)."""
+        `family`, only files of that language family (family_for_path); with `needles`, only
+        the files whose bytes contain one of them, with `all_of`, every one of those (nothing is
+        parsed). Answers are kept until the next sync: an anchor's steps ask alike."""
         with self._lock:
             self._sync()
+            key = (everywhere, tuple(needles), family, tuple(all_of))
+            known = self._scopes.get(key)
+            if known is not None:
+                return list(known)
             paths = sorted(self._hashes) if everywhere else sorted(self._changed)
+            if family is not None:
+                paths = [p for p in paths if family_for_path(p) == family]
+            views = self._views
             if needles:
-                views = self._views
                 paths = [p for p in paths if any(n in views[p].source for n in needles)]
-            return paths
+            if all_of:
+                paths = [p for p in paths if all(n in views[p].source for n in all_of)]
+            if len(self._scopes) >= _SCOPES_KEPT:
+                self._scopes.clear()
+            self._scopes[key] = paths
+            return list(paths)
 
     def previous_view(self, path: str) -> FileView | None:
         """`path` as it was before the last sync changed it (None: new, unchanged or unknown)."""
@@ -168,7 +199,7 @@ class WorkspaceIndex:
         `limit` of them)."""
         with self._lock:
             self._sync()
-            self._ensure_indexed(paths)
+            self._ensure_sketched(paths)
             wanted = set(paths)
             by_sketch = self._by_sketch
             counts = Counter(chain.from_iterable(by_sketch.get(value, ()) for value in fingerprint))

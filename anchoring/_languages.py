@@ -128,6 +128,24 @@ def language_for_path(path: str) -> str | None:
     return EXTENSIONS.get(ext.lower()) if ext else None
 
 
+# Languages whose code moves into each other's files with its text intact (a C function into a C++
+# file, JavaScript into TypeScript, a component's script into a module, Java next to Kotlin): code
+# that left a file is looked for in files of its family only.
+FAMILIES: dict[str, str] = {
+    "cpp": "c", "objc": "c", "cuda": "c", "arduino": "c", "ispc": "c",
+    "typescript": "javascript", "tsx": "javascript", "vue": "javascript", "svelte": "javascript",
+    "astro": "javascript", "kotlin": "java", "scala": "java", "groovy": "java",
+    "ocaml_interface": "ocaml", "fsharp_signature": "fsharp", "luau": "lua",
+}
+
+
+@lru_cache(maxsize=8192)
+def family_for_path(path: str) -> str | None:
+    """The language family of a file path (None: a language limpet does not know)."""
+    language = language_for_path(path)
+    return FAMILIES.get(language, language) if language else None
+
+
 # Extensions that several languages share: markers only one of them has decide, checked in order;
 # the extension's own language when none is found. Content decides, never a file name: a `.h`
 # holding classes, templates or namespaces is C++ (its classes and methods are then symbols),

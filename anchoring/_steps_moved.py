@@ -4,15 +4,18 @@ Order: the symbol's normalized hash, then its name-blind hash (moved and
 renamed), then the exact anchored lines, then fingerprint similarity. Changed
 files are searched first; the rest of the workspace only for exact evidence.
 
-Only files whose bytes hold one of the anchor's most distinctive identifiers are
-parsed and searched: code that moved keeps them (a whitespace-blind hash keeps every
-identifier verbatim, a rename blinds only the name, an edit keeps most), and a
-workspace of thousands of files then costs a substring scan, not thousands of parses.
+Only files of the anchor's language family whose bytes hold one of the anchor's most
+distinctive identifiers are parsed and searched: code that moved keeps them (a
+whitespace-blind hash keeps every identifier verbatim, a rename blinds only the name, an
+edit keeps most), and a workspace of thousands of files then costs a substring scan, not
+thousands of parses. The whole workspace is searched for exact evidence only, so there a
+file must hold every identifier an exact copy keeps (copied_needles).
 """
 
 from __future__ import annotations
 
 from limpet.anchoring._index import WorkspaceIndex
+from limpet.anchoring._languages import family_for_path
 from limpet.anchoring._locate import context_similarity, exact_occurrences, quote_rows, quote_weight
 from limpet.anchoring._mapping import kinds_compatible, map_into_symbol, symbol_similarity
 from limpet.anchoring._steps_local import MARGIN, Hit
@@ -35,9 +38,10 @@ def moved_step(anchor: Anchor, index: WorkspaceIndex | None, exact_only: bool = 
     """exact_only: identical (or identical but for the name) symbol text, or identical lines."""
     if index is None:
         return None
-    held = needles(anchor)
+    held, family = needles(anchor), family_for_path(anchor.file)
     for everywhere in (False, True):
-        paths = [p for p in index.scope(everywhere, held) if p != anchor.file]
+        all_of = copied_needles(anchor) if everywhere else ()
+        paths = [p for p in index.scope(everywhere, held, family=family, all_of=all_of) if p != anchor.file]
         if not paths:
             continue
         hit = _by_hash(anchor, index, paths, blind=False)
@@ -61,6 +65,22 @@ def needles(anchor: Anchor) -> tuple[bytes, ...]:
         found.add(anchor.symbol_name)
     ranked = sorted(found, key=lambda t: (-len(t), t))[:NEEDLES]
     return tuple(t.encode() for t in ranked) if len(ranked) >= 2 else ()
+
+
+def copied_needles(anchor: Anchor) -> tuple[bytes, ...]:
+    """Identifiers any exact copy of the anchored code holds: those of the anchored text's
+    inner rows (whole rows of the symbol when the text lies within it; of the quote itself when
+    there is no symbol), but the symbol's name, which a name-blind copy may change. The longest
+    NEEDLES of them; none when the text reaches past its symbol (its edge rows are then not
+    the symbol's)."""
+    within = (anchor.symbol_start is not None and anchor.symbol_end is not None
+              and anchor.symbol_start <= anchor.line_start and anchor.line_end <= anchor.symbol_end)
+    if anchor.symbol_hash and not within:
+        return ()
+    inner = "\n".join(anchor.selected_text.split("\n")[1:-1])  # edge rows may be partial
+    found = {t for t in tokens(inner) if len(t) >= NEEDLE_MIN_CHARS and t.isascii() and is_identifier(t)}
+    found.discard(anchor.symbol_name or "")
+    return tuple(t.encode() for t in sorted(found, key=lambda t: (-len(t), t))[:NEEDLES])
 
 
 def _by_hash(anchor: Anchor, index: WorkspaceIndex, paths: list[str], blind: bool) -> Hit | None:

@@ -47,6 +47,7 @@ from rapidfuzz.distance import Indel
 from limpet.anchoring._fileview import FileView, SymbolView
 from limpet.anchoring._fingerprint import in_name_filter, renamed_similarity, similarity, sketch_similarity
 from limpet.anchoring._index import WorkspaceIndex
+from limpet.anchoring._languages import family_for_path
 from limpet.anchoring._mapping import kinds_compatible, map_into_symbol
 from limpet.anchoring._signature import signature
 from limpet.anchoring._steps_local import Hit, parent_of
@@ -238,7 +239,7 @@ def _candidates(anchor: Anchor, view: FileView | None, index: WorkspaceIndex | N
             yield anchor.file, view, sv
     if index is None or not anchor.fingerprint:
         return
-    paths = [p for p in index.scope(False, needles(anchor)) if p != anchor.file]
+    paths = [p for p in index.scope(False, needles(anchor), family=family_for_path(anchor.file)) if p != anchor.file]
     if not paths:
         return
     for path, sv, _shared in index.similar_symbols(anchor.sketch, paths, min_shared=2, limit=OTHER_CANDIDATES):
