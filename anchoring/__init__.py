@@ -24,7 +24,7 @@ def _home(name: str) -> ModuleType | None:
         from limpet.anchoring import _candidates as home
     elif name in ("cyclomatic_complexity", "measures_complexity"):
         from limpet.anchoring import _complexity as home
-    elif name == "WorkspaceIndex":
+    elif name in ("Baseline", "WorkspaceIndex"):
         from limpet.anchoring import _index as home
     elif name in ("language_for", "language_for_path"):
         from limpet.anchoring import _languages as home
@@ -52,6 +52,7 @@ def __dir__() -> list[str]:
 
 __all__ = [
     "METHODS",
+    "Baseline",
     "Candidate",
     "Relocation",
     "Symbol",

@@ -16,12 +16,23 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import chain
 from threading import RLock
+from typing import NamedTuple
 
 from limpet.anchoring._fileview import FileView, SymbolView, file_view
 from limpet.anchoring._languages import family_for_path
 
 Posting = tuple[str, int]  # (path, symbol index in that file's view)
 _SCOPES_KEPT = 1024  # scope() answers kept between syncs (a bound, not a tuning)
+_UNREAD = object()  # a baseline version not read yet
+
+
+class Baseline(NamedTuple):
+    """An earlier version of the workspace, for an index that never saw one (a fresh process
+    after a pull): the paths changed since it, and its bytes of a path (None: no such file).
+    Without it a first sync counts every file as changed, and every symbol as new."""
+
+    changed: frozenset[str]
+    read: Callable[[str], bytes | None]
 
 
 class WorkspaceIndex:
@@ -31,22 +42,27 @@ class WorkspaceIndex:
         self._views: dict[str, FileView] = {}
         self._changed: set[str] = set()
         self._before: dict[str, FileView | None] = {}  # changed path -> its view before the last sync
+        self._before_read: Callable[[str], bytes | None] | None = None  # a baseline's reader (_UNREAD entries)
         self._indexed: set[str] = set()  # paths posted into _by_norm and _by_blind
         self._sketched: set[str] = set()  # paths posted into _by_sketch
         self._scopes: dict[tuple, list[str]] = {}  # scope() answers since the last sync
         self._by_norm: dict[str, set[Posting]] = {}
         self._by_blind: dict[str, set[Posting]] = {}
         self._by_sketch: dict[int, set[Posting]] = {}
-        self._pending: tuple[Callable[[], Mapping[str, str]], Callable[[str], bytes | None]] | None = None
+        self._pending: tuple[Callable[[], Mapping[str, str]], Callable[[str], bytes | None],
+                             Callable[[], Baseline | None] | None] | None = None
         self._lock = RLock()
 
     # -- maintenance ---------------------------------------------------------------
 
-    def update(self, files: Mapping[str, str], read: Callable[[str], bytes | None]) -> set[str]:
-        """Sync with the workspace (path -> content hash); returns the paths new or changed."""
+    def update(self, files: Mapping[str, str], read: Callable[[str], bytes | None],
+               baseline: Baseline | None = None) -> set[str]:
+        """Sync with the workspace (path -> content hash); returns the paths new or changed.
+        `baseline` is read by a first sync only (later ones compare with the last)."""
         with self._lock:
             self._pending = None
             self._scopes.clear()
+            first = not self._hashes
             changed: set[str] = set()
             before: dict[str, FileView | None] = {}
             for path in [p for p in self._hashes if p not in files]:
@@ -65,22 +81,37 @@ class WorkspaceIndex:
                 self._paths_by_hash.setdefault(digest, set()).add(path)
                 self._views[path] = view
                 changed.add(path)
+            self._before_read = None
+            if first and baseline is not None:
+                changed &= baseline.changed
+                before = dict.fromkeys(baseline.changed, _UNREAD)
+                self._before_read = baseline.read
             self._changed = changed
             self._before = before
             return set(changed)
 
-    def update_later(self, files: Callable[[], Mapping[str, str]], read: Callable[[str], bytes | None]) -> None:
-        """update(files(), read) on the first query that needs the index, if any does.
+    def update_later(self, files: Callable[[], Mapping[str, str]], read: Callable[[str], bytes | None],
+                     baseline: Callable[[], Baseline | None] | None = None) -> None:
+        """update(files(), read, baseline()) on the first query that needs the index, if any does.
 
         Skipped syncs only widen the next one's `changed` set (changes since the last sync).
         """
         with self._lock:
-            self._pending = (files, read)
+            self._pending = (files, read, baseline)
 
     def _sync(self) -> None:
         pending = self._pending
         if pending is not None:
-            self.update(pending[0](), pending[1])
+            files, read, baseline = pending
+            self.update(files(), read, baseline() if baseline is not None and not self._hashes else None)
+
+    def _before_view(self, path: str) -> FileView | None:
+        view = self._before.get(path)
+        if view is _UNREAD:  # a baseline's version, read on first use
+            source = self._before_read(path) if self._before_read is not None else None
+            view = None if source is None else file_view(path, source)
+            self._before[path] = view
+        return view
 
     def _view_for(self, path: str, digest: str, read: Callable[[str], bytes | None]) -> FileView | None:
         # A content already held under another path (a copy, a revert) needs no read.
@@ -174,14 +205,14 @@ class WorkspaceIndex:
         """`path` as it was before the last sync changed it (None: new, unchanged or unknown)."""
         with self._lock:
             self._sync()
-            return self._before.get(path)
+            return self._before_view(path)
 
     def existed_before(self, path: str, qualified_name: str) -> bool:
         """Did `path` hold a symbol of that name before the last sync changed it? (False when the
         file is new, unchanged or unknown: only a changed file's old version can say yes.)"""
         with self._lock:
             self._sync()
-            view = self._before.get(path)
+            view = self._before_view(path)
             return view is not None and qualified_name in view.by_name
 
     def symbols_with_hash(self, digest: str, blind: bool, paths: list[str]) -> list[tuple[str, SymbolView]]:

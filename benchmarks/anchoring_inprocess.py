@@ -18,7 +18,7 @@ import sys
 import time
 from pathlib import Path
 
-from limpet.anchoring import WorkspaceIndex, content_hash, create_anchor, reanchor
+from limpet.anchoring import Baseline, WorkspaceIndex, content_hash, create_anchor, reanchor
 
 BENCH = Path(__file__).resolve().parents[2] / "shared" / "bench" / "anchoring"
 
@@ -30,7 +30,7 @@ def load_runner():
     return module
 
 
-def run_group(g: dict, cold_index: bool = False) -> tuple[list[dict], float]:
+def run_group(g: dict, cold_index: bool = False, baseline: bool = False) -> tuple[list[dict], float]:
     before = {p: t.encode("utf-8") for p, t in g["files_before"].items()}
     after = dict(before)
     for p, t in g["files_after"].items():
@@ -44,7 +44,10 @@ def run_group(g: dict, cold_index: bool = False) -> tuple[list[dict], float]:
     if not cold_index:  # cold: the index first sees the workspace at reconcile (a fresh server)
         index.update({p: content_hash(b) for p, b in before.items()}, before.get)
     t0 = time.perf_counter()
-    index.update({p: content_hash(b) for p, b in after.items()}, after.get)
+    told = None
+    if cold_index and baseline:  # a fresh process told the earlier version (git's, in the server)
+        told = Baseline(frozenset(p for p in {*before, *after} if before.get(p) != after.get(p)), before.get)
+    index.update({p: content_hash(b) for p, b in after.items()}, after.get, told)
     got = {}
     for a in g["anchors"]:
         rel = reanchor(anchors[a["id"]], after.get(a["file"]), index)
@@ -63,6 +66,8 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("-v", "--verbose", action="store_true", help="print every non-correct anchor")
     ap.add_argument("--cold-index", action="store_true", help="build the index only at reconcile")
+    ap.add_argument("--baseline", action="store_true",
+                    help="with --cold-index: tell the index the before version (as git tells a fresh process)")
     ap.add_argument("--methods", action="store_true", help="count re-anchor methods per category")
     ap.add_argument("--no-symbols", action="store_true",
                     help="text-only mode: no language has a symbol query (as for unsupported languages)")
@@ -79,7 +84,7 @@ def main(argv=None) -> int:
     t_start = time.perf_counter()
     for g in groups:
         rng.shuffle(g["anchors"])
-        rows, elapsed = run_group(g, args.cold_index)
+        rows, elapsed = run_group(g, args.cold_index, args.baseline)
         times.append(elapsed)
         for a, rel, got in rows:
             outcome, near = run.judge(a, got)

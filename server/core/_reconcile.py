@@ -6,6 +6,13 @@ never writes a committed file). A thread is stale when its file's content hash d
 the one its position was computed against (`ThreadStore.checked`); a file whose hash is
 unchanged costs one stat (hashes are cached by size/mtime/inode/ctime), never a parse.
 
+A process that never saw the workspace before the change (a fresh CLI command, a server
+started after a pull) asks git which version of the workspace the stale threads were anchored
+to (server.store.GitHistory): the files changed since are then the ones searched for moved
+code first, and their earlier versions tell which symbols are new, as for a process that
+watched the change. Without git (or a version git does not hold), every file counts as
+changed.
+
 Orphans remember what they were searched against: their file's hash (absent: None) and, for
 an explicit reconcile, a version of the whole workspace. A read re-searches an orphan when
 its file changed (a checkout, revert or stash pop that brings the code back brings the
@@ -17,15 +24,16 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import partial
 from operator import attrgetter
 from typing import TYPE_CHECKING
 
 from limpet.model import Anchor, HistoryEvent, Thread, blake2b, content_hash
 from limpet.server.core._ids import utc_now
-from limpet.server.store import FileHashes, FileState, ThreadStore, Workspace
+from limpet.server.store import FileHashes, FileState, GitHistory, ThreadStore, Workspace
 
 if TYPE_CHECKING:
-    from limpet.anchoring import Candidate, Relocation, WorkspaceIndex
+    from limpet.anchoring import Baseline, Candidate, Relocation, WorkspaceIndex
 
 __all__ = ["Reconciler", "ReconcileReport", "HashCache"]
 
@@ -108,6 +116,10 @@ class ReconcileReport:
     changed: list[Thread] = field(default_factory=list)
     checked: int = 0
     problems: dict[str, list[str]] = field(default_factory=dict)  # store files skipped, and why
+
+
+def _holds(source: bytes | None, digest: str) -> bool:
+    return source is not None and content_hash(source) == digest
 
 
 class Reconciler:
@@ -208,7 +220,9 @@ class Reconciler:
         if stale_files:
             self._index_primed = True
             # Synced only if a thread needs a cross-file search: most never do.
-            self.index.update_later(self.hashes.workspace_hashes, self.ws.read_or_none)
+            threads = [t for path in stale_files for t in by_file[path]]
+            self.index.update_later(self.hashes.workspace_hashes, self.ws.read_or_none,
+                                    lambda: self._baseline(threads))
         checked = self.store.checked
         for path in stale_files:
             if path in sources:
@@ -264,6 +278,29 @@ class Reconciler:
             else:
                 seen[path] = (ts, current)
         return out
+
+    def _baseline(self, threads: list[Thread]) -> Baseline | None:
+        """The version of the workspace these threads were anchored to, as git holds it: the
+        oldest commit after which a thread's file held the very bytes its anchor was computed
+        on (threads anchored on bytes git never held are left out). Asked only by an index that
+        never saw the workspace before."""
+        from limpet.anchoring import Baseline
+        history = GitHistory.open(self.ws.root)
+        if history is None:
+            return None
+        commits: list[str] = []
+        for file, digest in sorted({(t.anchor.file, t.anchor.content_hash) for t in threads}):
+            # most threads were anchored to one version (a pull moves them all): one read checks it
+            commit = next((c for c in commits if _holds(history.read(c, file), digest)), None) \
+                or history.commit_holding(file, digest)
+            if commit is not None and commit not in commits:
+                commits.append(commit)
+        base = history.oldest(commits)
+        changed = history.changed_since(base) if base is not None else None
+        if base is None or changed is None:
+            history.close()
+            return None
+        return Baseline(changed, partial(history.read, base))
 
     def _workspace_version(self) -> str:
         """A digest of every file's content; asked for only when there are orphans to search

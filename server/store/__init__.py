@@ -1,6 +1,7 @@
 """limpet.server.store: everything limpet keeps on disk, and the workspace files it reads.
 
     Workspace            workspace-relative paths: the one place that decides what may be read
+    GitHistory           earlier versions of workspace files, from the repository it is in
     ThreadStore          `.limpet/`: threads as event files, the review, the derived cache, the lock
     Event                one committed event (what a person or agent did to a thread)
     checked_event        a new event, checked as a line read from disk is
@@ -20,6 +21,7 @@ from limpet.server.store._files import (
     remove_stale_temps,
     storage_failed,
 )
+from limpet.server.store._history import GitHistory
 from limpet.server.store._paths import IGNORED_DIRS, PROTECTED_DIRS, STORE_DIRNAME, FileState, Workspace
 from limpet.server.store._setup import GITATTRIBUTES, GITIGNORE
 from limpet.server.store._threads import DEFAULT_LOCK_TIMEOUT, NEVER, Apply, IdTaken, ThreadStore
@@ -41,6 +43,7 @@ __all__ = [
     "Event",
     "checked_event",
     "FileHashes",
+    "GitHistory",
     "FileState",
     "IdTaken",
     "ThreadStore",

@@ -1,0 +1,130 @@
+"""Earlier versions of workspace files, from the git repository the workspace is in.
+
+A process that never saw the workspace before a change (a fresh `limpet list` after a pull)
+cannot tell which files changed with a thread's code, or what those files held before. Git
+can: the commit that last held the file a thread was anchored to (the very bytes: its
+content hash) is the version the thread knew, and `git diff` against it names every file
+changed since. Everything here is read-only and best effort: no repository, no git, a
+version git does not hold (an anchor written on uncommitted edits, line endings converted)
+or any git failure answers None, and the caller does without.
+
+Paths in and out are workspace-relative; git is run in the workspace folder (`--relative`
+keeps the diff to it) with no pager, prompt or config of the user's that could change its
+output.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import threading
+from collections.abc import Iterable
+
+from limpet.model import content_hash
+
+__all__ = ["GitHistory"]
+
+COMMITS_SEARCHED = 32  # newest commits touching a file that are read for the anchored version
+_TIMEOUT = 20.0
+_ENV = {"GIT_TERMINAL_PROMPT": "0", "GIT_PAGER": "cat", "GIT_CONFIG_NOSYSTEM": "1", "LC_ALL": "C"}
+
+
+class GitHistory:
+    """Read access to the history of the repository holding `root` (see open)."""
+
+    def __init__(self, root: str, prefix: str) -> None:
+        self._root = root
+        self._prefix = prefix  # the workspace folder inside the repository ("" at its top)
+        self._batch: subprocess.Popen[bytes] | None = None
+        self._lock = threading.Lock()
+
+    @classmethod
+    def open(cls, root: str | os.PathLike[str]) -> GitHistory | None:
+        """The history of the repository `root` is in; None when it is in none (or git is missing)."""
+        out = _git(str(root), "rev-parse", "--is-inside-work-tree", "--show-prefix")
+        if out is None:
+            return None
+        lines = out.decode("utf-8", "surrogateescape").split("\n")
+        if not lines or lines[0] != "true":
+            return None
+        return cls(str(root), lines[1] if len(lines) > 1 else "")
+
+    def commit_holding(self, path: str, digest: str) -> str | None:
+        """The newest of the last COMMITS_SEARCHED commits touching `path` after which the file
+        held exactly the bytes of content hash `digest` (None: none of them did)."""
+        out = _git(self._root, "log", f"-n{COMMITS_SEARCHED}", "--format=%H", "--", f":(literal){path}")
+        if out is None:
+            return None
+        for commit in out.decode("ascii", "replace").split():
+            source = self.read(commit, path)
+            if source is not None and content_hash(source) == digest:
+                return commit
+        return None
+
+    def oldest(self, commits: Iterable[str]) -> str | None:
+        """Of several commits, the one every other descends from (None: they are not in one line
+        of history, and no single version is earlier than all the others)."""
+        distinct = sorted(set(commits))
+        if len(distinct) <= 1:
+            return distinct[0] if distinct else None
+        out = _git(self._root, "merge-base", "--octopus", *distinct)
+        base = out.decode("ascii", "replace").strip() if out is not None else ""
+        return base if base in distinct else None
+
+    def changed_since(self, commit: str) -> frozenset[str] | None:
+        """Workspace files whose bytes differ from `commit`'s: committed since, edited, added,
+        deleted, and files git does not track (new ones not yet added)."""
+        diff = _git(self._root, "diff", "--name-only", "-z", "--no-renames", "--relative", "--no-ext-diff",
+                    commit, "--")
+        untracked = _git(self._root, "ls-files", "-z", "--others", "--exclude-standard")
+        if diff is None or untracked is None:
+            return None
+        names = (diff + untracked).decode("utf-8", "surrogateescape").split("\0")
+        return frozenset(name for name in names if name)
+
+    def read(self, commit: str, path: str) -> bytes | None:
+        """`path`'s bytes in `commit` (None: no such file there)."""
+        with self._lock:
+            batch = self._batch
+            if batch is None or batch.poll() is not None:
+                try:
+                    batch = self._batch = subprocess.Popen(
+                        ["git", "cat-file", "--batch"], cwd=self._root, stdin=subprocess.PIPE,
+                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env={**os.environ, **_ENV})
+                except OSError:
+                    return None
+            assert batch.stdin is not None and batch.stdout is not None
+            try:
+                batch.stdin.write(f"{commit}:{self._prefix}{path}\n".encode("utf-8", "surrogateescape"))
+                batch.stdin.flush()
+                header = batch.stdout.readline().split()
+                if len(header) != 3 or header[1] != b"blob":
+                    return None  # "<name> missing", or not a file
+                data = batch.stdout.read(int(header[2]))
+                batch.stdout.read(1)  # the newline after each object
+                return data
+            except (OSError, ValueError):
+                self._stop()
+                return None
+
+    def close(self) -> None:
+        with self._lock:
+            self._stop()
+
+    def __del__(self) -> None:  # the reader outlives the reconcile that asked for it
+        self._stop()
+
+    def _stop(self) -> None:
+        batch, self._batch = self._batch, None
+        if batch is not None:
+            batch.kill()
+            batch.wait()
+
+
+def _git(cwd: str, *args: str) -> bytes | None:
+    try:
+        done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, timeout=_TIMEOUT,
+                              env={**os.environ, **_ENV}, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return done.stdout if done.returncode == 0 else None

@@ -1,0 +1,103 @@
+"""A process that never saw the workspace before a change asks git what it was: the files
+changed since the version a thread was anchored to are searched first, and their earlier
+versions say which symbols are new, as for a process that watched the change."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from gitrepo import commit_all, git, git_init
+from reanchor_fixtures import parse_fixture
+
+from limpet.model import content_hash
+from limpet.server.core import Service
+from limpet.server.store import GitHistory
+
+FIXTURES = Path(__file__).parents[1] / "anchoring" / "fixtures" / "reanchor" / "compound"
+
+
+def _write(root: Path, files: dict[str, bytes]) -> None:
+    for rel, data in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+
+
+def _fixture(name: str) -> dict:
+    return parse_fixture(FIXTURES / name)
+
+
+def test_history_finds_the_commit_that_held_a_version(tmp_path: Path) -> None:
+    root = tmp_path / "repo"
+    root.mkdir()
+    _write(root, {"src/a.py": b"x = 1\n", "src/b.py": b"y = 1\n"})
+    git_init(root)
+    first = git(root, "rev-parse", "HEAD").stdout.strip()
+    _write(root, {"src/a.py": b"x = 2\n"})
+    commit_all(root, "edit a")
+    (root / "src" / "b.py").unlink()
+    _write(root, {"src/c.py": b"z = 1\n"})  # untracked
+    history = GitHistory.open(root)
+    assert history is not None
+    assert history.commit_holding("src/a.py", content_hash(b"x = 1\n")) == first
+    assert history.commit_holding("src/a.py", content_hash(b"never committed\n")) is None
+    assert history.changed_since(first) == {"src/a.py", "src/b.py", "src/c.py"}
+    assert history.read(first, "src/b.py") == b"y = 1\n"
+    assert history.read(first, "src/c.py") is None
+    history.close()
+
+
+def test_history_of_a_workspace_inside_a_repository(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    (repo / "app").mkdir(parents=True)
+    _write(repo, {"app/m.py": b"a = 1\n", "other/n.py": b"b = 1\n"})
+    git_init(repo)
+    base = git(repo, "rev-parse", "HEAD").stdout.strip()
+    _write(repo, {"app/m.py": b"a = 2\n", "other/n.py": b"b = 2\n"})
+    history = GitHistory.open(repo / "app")
+    assert history is not None
+    assert history.changed_since(base) == {"m.py"}  # workspace-relative, the workspace only
+    assert history.read(base, "m.py") == b"a = 1\n"
+    assert history.commit_holding("m.py", content_hash(b"a = 1\n")) == base
+    history.close()
+
+
+def test_no_repository_no_history(tmp_path: Path) -> None:
+    assert GitHistory.open(tmp_path) is None
+
+
+def _twins_after_a_commit(root: Path, name: str, *, with_git: bool) -> tuple[str, tuple]:
+    spec = _fixture(name)
+    _write(root, spec["before"])
+    if with_git:
+        git_init(root)
+    file, start, end = spec["anchor"]
+    thread = Service(root).add(file, start, end, "a note on the twin")
+    if with_git:
+        commit_all(root, "thread")
+    _write(root, spec["after"])
+    for rel in spec["deleted"]:
+        (root / rel).unlink()
+    if with_git:
+        commit_all(root, "rename both twins")
+    return thread.id, spec["expect"]
+
+
+def test_a_fresh_process_after_a_commit_follows_renamed_twins(tmp_path: Path) -> None:
+    """Two near-twin tests renamed together: only the earlier version tells which new one is
+    whose (the claims rule); git gives it to a process that never saw it."""
+    for name in ("renamed_edited_twins_python.txt", "renamed_edited_twin_of_twin_python.txt"):
+        root = tmp_path / name.removesuffix(".txt")
+        root.mkdir()
+        tid, (file, start, end, health, _method) = _twins_after_a_commit(root, name, with_git=True)
+        got = Service(root).get(tid)  # a fresh service: its index never saw the old version
+        assert (got.anchor.file, got.anchor.line_start, got.anchor.line_end, got.health) == (file, start, end, health)
+
+
+def test_without_git_a_fresh_process_stays_safe(tmp_path: Path) -> None:
+    """No repository: every file counts as changed and no symbol as old; the twins are then
+    too close to tell apart, and the thread is orphaned rather than put on either."""
+    root = tmp_path / "plain"
+    root.mkdir()
+    tid, _expect = _twins_after_a_commit(root, "renamed_edited_twins_python.txt", with_git=False)
+    assert Service(root).get(tid).health == "orphaned"
