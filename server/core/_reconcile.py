@@ -192,8 +192,12 @@ class Reconciler:
     def prime(self) -> None:
         """Record the workspace as it is now, so a later reconcile knows which files changed
         (code moved to another file is searched there first). Not in a process that answers
-        one command and exits: it has no later, and recording parses every file."""
+        one command and exits: it has no later, and recording parses every file. Nor while
+        threads are stale (the workspace changed before this process saw it): recorded now,
+        the change would be lost; the reconcile that places them syncs first, asking git."""
         if self._remember and not self._index_primed:
+            if self._stale_files(self.store.by_file(), {}, None):
+                return
             self.index.update(self.hashes.workspace_hashes(), self.ws.read_or_none)
             self._index_primed = True
 

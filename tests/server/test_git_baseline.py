@@ -101,3 +101,16 @@ def test_without_git_a_fresh_process_stays_safe(tmp_path: Path) -> None:
     root.mkdir()
     tid, _expect = _twins_after_a_commit(root, "renamed_edited_twins_python.txt", with_git=False)
     assert Service(root).get(tid).health == "orphaned"
+
+
+def test_a_server_whose_first_call_writes_still_learns_the_change(tmp_path: Path) -> None:
+    """A running service records the workspace at its first write, so that later changes are
+    known; threads already stale then must not lose the change they have not been placed for."""
+    root = tmp_path / "server"
+    root.mkdir()
+    tid, (file, start, end, health, _method) = _twins_after_a_commit(
+        root, "renamed_edited_twins_python.txt", with_git=True)
+    service = Service(root)  # long-running: remembers the workspace from its first write on
+    service.add(file, 1, 1, "an unrelated note, written first")
+    got = service.get(tid)
+    assert (got.anchor.file, got.anchor.line_start, got.anchor.line_end, got.health) == (file, start, end, health)
