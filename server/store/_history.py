@@ -9,8 +9,9 @@ version git does not hold (an anchor written on uncommitted edits, line endings 
 or any git failure answers None, and the caller does without.
 
 Paths in and out are workspace-relative; git is run in the workspace folder (`--relative`
-keeps the diff to it) with no pager, prompt or config of the user's that could change its
-output.
+keeps the diff to it) with no pager, prompt or system config that could change its output,
+and without the optional locks a status-like command takes (a git command of the user's
+running at the same moment never finds `index.lock` held by limpet).
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ __all__ = ["GitHistory"]
 
 COMMITS_SEARCHED = 32  # newest commits touching a file that are read for the anchored version
 _TIMEOUT = 20.0
-_ENV = {"GIT_TERMINAL_PROMPT": "0", "GIT_PAGER": "cat", "GIT_CONFIG_NOSYSTEM": "1", "LC_ALL": "C"}
+_ENV = {"GIT_TERMINAL_PROMPT": "0", "GIT_PAGER": "cat", "GIT_CONFIG_NOSYSTEM": "1", "GIT_OPTIONAL_LOCKS": "0",
+        "LC_ALL": "C"}
 
 
 class GitHistory:
