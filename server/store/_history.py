@@ -64,14 +64,14 @@ class GitHistory:
         return None
 
     def oldest(self, commits: Iterable[str]) -> str | None:
-        """Of several commits, the one every other descends from (None: they are not in one line
-        of history, and no single version is earlier than all the others)."""
+        """The newest commit every one of `commits` descends from: the oldest of them when they
+        are in one line of history, else their merge base (None: they share no history)."""
         distinct = sorted(set(commits))
         if len(distinct) <= 1:
             return distinct[0] if distinct else None
         out = _git(self._root, "merge-base", "--octopus", *distinct)
         base = out.decode("ascii", "replace").strip() if out is not None else ""
-        return base if base in distinct else None
+        return base or None
 
     def changed_since(self, commit: str) -> frozenset[str] | None:
         """Workspace files whose bytes differ from `commit`'s: committed since, edited, added,

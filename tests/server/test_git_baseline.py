@@ -47,6 +47,26 @@ def test_history_finds_the_commit_that_held_a_version(tmp_path: Path) -> None:
     history.close()
 
 
+def test_the_version_every_thread_knew_is_their_common_ancestor(tmp_path: Path) -> None:
+    root = tmp_path / "repo"
+    root.mkdir()
+    _write(root, {"a.py": b"a = 0\n"})
+    git_init(root)
+    base = git(root, "rev-parse", "HEAD").stdout.strip()
+    commits = []
+    for branch in ("one", "two"):
+        git(root, "checkout", "-qb", branch, base)
+        _write(root, {f"{branch}.py": b"x = 1\n"})
+        commit_all(root, branch)
+        commits.append(git(root, "rev-parse", "HEAD").stdout.strip())
+    history = GitHistory.open(root)
+    assert history is not None
+    assert history.oldest([commits[0], base]) == base  # in one line: the older
+    assert history.oldest(commits) == base  # on two branches: where they part
+    assert history.oldest([]) is None
+    history.close()
+
+
 def test_history_of_a_workspace_inside_a_repository(tmp_path: Path) -> None:
     repo = tmp_path / "repo"
     (repo / "app").mkdir(parents=True)
