@@ -130,20 +130,23 @@ def language_for_path(path: str) -> str | None:
 
 # Languages whose code moves into each other's files with its text intact (a C function into a C++
 # file, JavaScript into TypeScript, a component's script into a module, Java next to Kotlin): code
-# that left a file is looked for in files of its family only.
+# that left a file is looked for in files of its family only. Prose moves between markup formats
+# and plain files, so those and every file of no known language are one family, TEXT.
+TEXT = "text"
 FAMILIES: dict[str, str] = {
     "cpp": "c", "objc": "c", "cuda": "c", "arduino": "c", "ispc": "c",
     "typescript": "javascript", "tsx": "javascript", "vue": "javascript", "svelte": "javascript",
     "astro": "javascript", "kotlin": "java", "scala": "java", "groovy": "java",
     "ocaml_interface": "ocaml", "fsharp_signature": "fsharp", "luau": "lua",
+    "markdown": TEXT, "rst": TEXT, "org": TEXT, "latex": TEXT,
 }
 
 
 @lru_cache(maxsize=8192)
-def family_for_path(path: str) -> str | None:
-    """The language family of a file path (None: a language limpet does not know)."""
+def family_for_path(path: str) -> str:
+    """The language family of a file path (TEXT for prose and for files of no known language)."""
     language = language_for_path(path)
-    return FAMILIES.get(language, language) if language else None
+    return FAMILIES.get(language, language) if language else TEXT
 
 
 # Extensions that several languages share: markers only one of them has decide, checked in order;

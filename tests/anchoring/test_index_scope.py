@@ -30,7 +30,8 @@ def test_languages_that_share_code_are_one_family() -> None:
     assert len({family_for_path(p) for p in ("a.js", "a.mjs", "a.ts", "a.tsx", "a.vue")}) == 1
     assert family_for_path("A.java") == family_for_path("B.kt") != family_for_path("a.py")
     assert family_for_path("a.py") == family_for_path("a.pyi") == "python"
-    assert family_for_path("notes.txt") is None
+    assert family_for_path("README.md") == family_for_path("guide.rst") == family_for_path("notes.txt")
+    assert family_for_path("notes.txt") != family_for_path("a.py")
 
 
 def test_scope_reads_only_the_anchor_family() -> None:
@@ -38,6 +39,7 @@ def test_scope_reads_only_the_anchor_family() -> None:
              for name in ("a.py", "b.pyi", "c.js", "d.md", "e.txt", "f.go")}
     index = _index(files)
     assert index.scope(True, (b"load_settings",), family="python") == ["a.py", "b.pyi"]
+    assert index.scope(True, (b"load_settings",), family=family_for_path("d.md")) == ["d.md", "e.txt"]
     assert index.scope(True, (b"load_settings",)) == sorted(files)  # no family: every file
 
 
@@ -99,3 +101,4 @@ def test_the_symbol_name_is_no_copied_needle() -> None:
     copy = replace_identifier(source.decode(), "factorial", "fact").encode()
     assert copied_needles(anchor)
     assert all(needle in copy for needle in copied_needles(anchor))
+
