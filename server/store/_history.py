@@ -17,11 +17,14 @@ running at the same moment never finds `index.lock` held by limpet).
 from __future__ import annotations
 
 import os
-import subprocess
 import threading
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from limpet.model import content_hash
+
+if TYPE_CHECKING:  # imported when git is first run: most commands never ask it
+    import subprocess
 
 __all__ = ["GitHistory"]
 
@@ -89,6 +92,7 @@ class GitHistory:
         with self._lock:
             batch = self._batch
             if batch is None or batch.poll() is not None:
+                import subprocess
                 try:
                     batch = self._batch = subprocess.Popen(
                         ["git", "cat-file", "--batch"], cwd=self._root, stdin=subprocess.PIPE,
@@ -124,6 +128,7 @@ class GitHistory:
 
 
 def _git(cwd: str, *args: str) -> bytes | None:
+    import subprocess
     try:
         done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, timeout=_TIMEOUT,
                               env={**os.environ, **_ENV}, check=False)
