@@ -125,37 +125,36 @@ class WorkspaceIndex:
         if digest is not None:
             _discard(self._paths_by_hash, digest, path)
         view = self._views.pop(path, None)
-        if path in self._indexed and view is not None:
-            for sv in view.symbols:
-                posting = (path, sv.index)
-                _discard(self._by_norm, sv.norm_hash, posting)
-                _discard(self._by_blind, sv.blind_hash, posting)
-        if path in self._sketched and view is not None:
-            for sv in view.symbols:
-                for value in sv.sketch:
-                    _discard(self._by_sketch, value, (path, sv.index))
-        self._indexed.discard(path)
-        self._sketched.discard(path)
+        for posted, keys in ((self._indexed, self._hash_keys), (self._sketched, self._sketch_keys)):
+            if path in posted and view is not None:
+                for sv in view.symbols:
+                    for table, key in keys(sv):
+                        _discard(table, key, (path, sv.index))
+            posted.discard(path)
+
+    # What a symbol is posted under: its hashes (exact searches), its sketch values (similarity).
+    def _hash_keys(self, sv: SymbolView) -> Iterable[tuple[dict, object]]:
+        return ((self._by_norm, sv.norm_hash), (self._by_blind, sv.blind_hash))
+
+    def _sketch_keys(self, sv: SymbolView) -> Iterable[tuple[dict, object]]:
+        return ((self._by_sketch, value) for value in sv.sketch)
 
     def _ensure_indexed(self, paths: Iterable[str]) -> None:
-        for path in paths:
-            if path in self._indexed or path not in self._views:
-                continue
-            for sv in self._views[path].symbols:
-                posting = (path, sv.index)
-                self._by_norm.setdefault(sv.norm_hash, set()).add(posting)
-                self._by_blind.setdefault(sv.blind_hash, set()).add(posting)
-            self._indexed.add(path)
+        self._post(paths, self._indexed, self._hash_keys)
 
     def _ensure_sketched(self, paths: Iterable[str]) -> None:
+        self._post(paths, self._sketched, self._sketch_keys)
+
+    def _post(self, paths: Iterable[str], posted: set[str],
+              keys: Callable[[SymbolView], Iterable[tuple[dict, object]]]) -> None:
         for path in paths:
-            if path in self._sketched or path not in self._views:
+            if path in posted or path not in self._views:
                 continue
             for sv in self._views[path].symbols:
                 posting = (path, sv.index)
-                for value in sv.sketch:
-                    self._by_sketch.setdefault(value, set()).add(posting)
-            self._sketched.add(path)
+                for table, key in keys(sv):
+                    table.setdefault(key, set()).add(posting)
+            posted.add(path)
 
     # -- queries -------------------------------------------------------------------
 

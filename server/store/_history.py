@@ -104,11 +104,11 @@ class GitHistory:
                 batch.stdin.write(f"{commit}:{self._prefix}{path}\n".encode("utf-8", "surrogateescape"))
                 batch.stdin.flush()
                 header = batch.stdout.readline().split()
-                if len(header) != 3 or header[1] != b"blob":
-                    return None  # "<name> missing", or not a file
-                data = batch.stdout.read(int(header[2]))
-                batch.stdout.read(1)  # the newline after each object
-                return data
+                if len(header) != 3:
+                    return None  # "<name> missing" (or ambiguous): nothing follows
+                data = batch.stdout.read(int(header[2]))  # read whatever the object is: the next
+                batch.stdout.read(1)  # answer starts after it and its newline
+                return data if header[1] == b"blob" else None  # a folder is no file
             except (OSError, ValueError):
                 self._stop()
                 return None

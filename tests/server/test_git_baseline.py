@@ -44,6 +44,8 @@ def test_history_finds_the_commit_that_held_a_version(tmp_path: Path) -> None:
     assert history.changed_since(first) == {"src/a.py", "src/b.py", "src/c.py"}
     assert history.read(first, "src/b.py") == b"y = 1\n"
     assert history.read(first, "src/c.py") is None
+    assert history.read(first, "src") is None  # a folder is no file, and the reader stays in step:
+    assert history.read(first, "src/a.py") == b"x = 1\n"
     history.close()
 
 
