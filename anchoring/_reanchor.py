@@ -13,7 +13,10 @@ candidate with a margin over the runner-up):
                range, line anchors are located inside it, or take the whole
                symbol (drifted) when their lines are gone from it; a name
                shared by several symbols (overloads) is decided by the
-               signature, else by content, and then yields to a copy elsewhere
+               signature, else by content, and then yields to a copy elsewhere;
+               a namesake rewritten past recognition (a shim left under the name
+               of a body that moved) yields to that body, found by the moved and
+               successor steps below
     renamed    same scope and kind under a new name, identical but for the name
     moved      the symbol identical (or identical but for its name) in another
                workspace file, or a substantial quote found there verbatim
@@ -120,9 +123,12 @@ def find(anchor: Anchor, source: bytes | None, index: WorkspaceIndex | None) -> 
             return (moved_step(anchor, index, exact_only=True) or moved_step(anchor, index)
                     or successor_step(anchor, None, index, symbol_gone=False) or hit)
         if sim < WEAK_SYMBOL_MATCH and anchor.position == "symbol":
-            moved = moved_step(anchor, index, exact_only=True)
+            # a rewritten namesake (a body moved out, a shim left under the name): the code
+            # itself, found elsewhere, says more than the name
+            moved = (moved_step(anchor, index, exact_only=True) or moved_step(anchor, index)
+                     or successor_step(anchor, None, index, symbol_gone=False))
             if moved is not None:
-                return moved  # an identical copy elsewhere says more than a rewritten namesake
+                return moved
         return hit
     steps = (
         lambda: None if symbol_exists else renamed_step(anchor, view, exact_only=True),
