@@ -20,8 +20,8 @@ from limpet.model import LimpetError
 from limpet.server.cli._hints import cli_suggestion
 from limpet.server.core import Service
 
-__all__ = ["COMMAND_MODULES", "author_option", "cli", "fail", "format_history", "format_thread", "json_option", "print_thread", "resolve_id", "run_op",
-           "service", "workspace_option"]
+__all__ = ["COMMAND_MODULES", "author_option", "cli", "fail", "format_history", "format_thread", "json_option",
+           "print_thread", "resolve_id", "run_listing", "run_op", "service", "workspace_option"]
 
 
 def service(ctx: click.Context) -> Service:
@@ -51,6 +51,37 @@ def run_op(ctx: click.Context, name: str, args: dict[str, Any], human: Callable[
     except LimpetError as exc:
         fail(exc, as_json)
         return
+    _print(op, result, human, as_json)
+
+
+PAGE = 1_000  # the listing tools' largest page
+
+
+def run_listing(ctx: click.Context, name: str, args: dict[str, Any], human: Callable[[Any], None], *,
+                limit: int | None, cursor: str | None, key: str = "threads") -> None:
+    """Run a paged listing operation page after page until `limit` items (None: all of them)
+    and print them as one result, whose `nextCursor` is where the rest begins (null: nothing
+    is left). A person asking for a list means the whole list, not its first page."""
+    from limpet.server.operations import invoke
+
+    as_json = ctx.find_root().obj.get("json") or ctx.params.get("as_json")
+    items: list[Any] = []
+    try:
+        while True:
+            want = PAGE if limit is None else min(PAGE, limit - len(items))
+            page_args = {**args, "limit": want, "cursor": cursor}
+            op, result = invoke(service(ctx), name, {k: v for k, v in page_args.items() if v is not None})
+            items += result[key]
+            cursor = result["nextCursor"]
+            if cursor is None or limit is not None and len(items) >= limit:
+                break
+    except LimpetError as exc:
+        fail(exc, as_json)
+        return
+    _print(op, {**result, key: items, "count": len(items), "nextCursor": cursor}, human, as_json)
+
+
+def _print(op: Any, result: Any, human: Callable[[Any], None], as_json: bool) -> None:
     if as_json:
         click.echo(orjson.dumps(op.structured_content(result), option=orjson.OPT_INDENT_2).decode())
     else:

@@ -15,6 +15,7 @@ from limpet.server.cli._app import (
     json_option,
     print_thread,
     resolve_id,
+    run_listing,
     run_op,
     service,
     workspace_option,
@@ -52,16 +53,23 @@ def add(ctx, spec: str, body: str, tag: str, author: str | None, as_json: bool) 
 @click.option("--health", type=click.Choice(HEALTHS), default=None)
 @click.option("--author", default=None)
 @click.option("--tag", type=click.Choice(TAGS), default=None)
+@click.option("--limit", type=click.IntRange(min=1), default=None, help="At most this many threads (default: all).")
+@click.option("--cursor", default=None, help="Start where an earlier listing stopped (its nextCursor, in --json).")
 @json_option
 @click.pass_context
-def list_(ctx, file, status, health, author, tag, as_json) -> None:
-    """List threads (ordered by file, then line)."""
+def list_(ctx, file, status, health, author, tag, limit, cursor, as_json) -> None:
+    """List threads (ordered by file, then line): every match unless --limit says otherwise."""
     def human(result):
         for t in result["threads"]:
             click.echo(format_thread(t))
-        click.echo(f"{result['count']} thread(s)", err=True)
+        if result["nextCursor"] is None:
+            click.echo(f"{result['count']} thread(s)", err=True)
+        else:
+            click.echo(f"{result['count']} of {result['total']} thread(s); the rest: --cursor {result['nextCursor']}",
+                       err=True)
 
-    run_op(ctx, "comment_list", {"file": file, "status": status, "health": health, "author": author, "tag": tag}, human)
+    run_listing(ctx, "comment_list", {"file": file, "status": status, "health": health, "author": author, "tag": tag},
+                human, limit=limit, cursor=cursor)
 
 
 @cli.command()

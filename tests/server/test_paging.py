@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -71,3 +73,37 @@ def test_limits_are_bounded(service):
     with pytest.raises(InvalidArgument) as err:
         invoke(service, "comment_list", {"limit": 1001})
     assert err.value.field == "limit"
+
+
+def _cli(workspace, *args):
+    from click.testing import CliRunner
+
+    from limpet.server.cli import cli
+
+    return CliRunner().invoke(cli, ["--workspace", str(workspace), *args], catch_exceptions=False)
+
+
+def test_limpet_list_prints_every_thread_page_after_page(workspace, service, many, monkeypatch):
+    monkeypatch.setattr("limpet.server.cli._app.PAGE", 3)  # 14 threads: five pages
+    result = _cli(workspace, "list", "--json")
+    listed = json.loads(result.output)
+    assert [t["id"] for t in listed["threads"]] == _walk(service, "comment_list", {}, "threads", 1000)[0]
+    assert listed["count"] == listed["total"] == len(many) and listed["nextCursor"] is None
+    human = _cli(workspace, "list")
+    assert all(tid in human.stdout for tid in many)
+    assert human.stderr.strip() == f"{len(many)} thread(s)"
+
+
+def test_limpet_list_limit_says_where_the_rest_begins(workspace, service, many, monkeypatch):
+    monkeypatch.setattr("limpet.server.cli._app.PAGE", 3)
+    first = json.loads(_cli(workspace, "list", "--limit", "5", "--json").output)
+    assert first["count"] == 5 and first["total"] == len(many)
+    rest = json.loads(_cli(workspace, "list", "--cursor", first["nextCursor"], "--json").output)
+    assert [t["id"] for t in first["threads"] + rest["threads"]] == _walk(service, "comment_list", {}, "threads", 1000)[0]
+    human = _cli(workspace, "list", "--limit", "5")
+    assert human.stderr.strip() == f"5 of {len(many)} thread(s); the rest: --cursor {first['nextCursor']}"
+
+
+def test_limpet_list_with_a_bad_cursor_is_an_invalid_argument(workspace, many):
+    result = _cli(workspace, "list", "--cursor", "nonsense!")
+    assert result.exit_code == 2 and "INVALID_ARGUMENT (cursor)" in result.stderr
