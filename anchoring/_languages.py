@@ -142,9 +142,18 @@ FAMILIES: dict[str, str] = {
 }
 
 
+# Type stubs declare what a module's code defines and hold none of it: code that left a module is
+# not looked for among stubs (a checkout with typeshed's thousand .pyi files inside), nor a stub's
+# declaration among modules.
+STUB_FAMILIES: dict[str, str] = {".pyi": "python_stubs"}
+
+
 @lru_cache(maxsize=8192)
 def family_for_path(path: str) -> str:
     """The language family of a file path (TEXT for prose and for files of no known language)."""
+    stubs = STUB_FAMILIES.get(os.path.splitext(path)[1].lower())
+    if stubs is not None:
+        return stubs
     language = language_for_path(path)
     return FAMILIES.get(language, language) if language else TEXT
 

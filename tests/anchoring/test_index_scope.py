@@ -29,7 +29,8 @@ def test_languages_that_share_code_are_one_family() -> None:
     assert len({family_for_path(p) for p in ("a.c", "a.h", "a.cpp", "a.hpp", "a.cc", "a.m")}) == 1
     assert len({family_for_path(p) for p in ("a.js", "a.mjs", "a.ts", "a.tsx", "a.vue")}) == 1
     assert family_for_path("A.java") == family_for_path("B.kt") != family_for_path("a.py")
-    assert family_for_path("a.py") == family_for_path("a.pyi") == "python"
+    assert family_for_path("a.py") == "python" != family_for_path("a.pyi")  # stubs hold no code
+    assert family_for_path("a.pyi") == family_for_path("pkg/B.PYI")
     assert family_for_path("README.md") == family_for_path("guide.rst") == family_for_path("notes.txt")
     assert family_for_path("notes.txt") != family_for_path("a.py")
 
@@ -38,7 +39,8 @@ def test_scope_reads_only_the_anchor_family() -> None:
     files = {name: b"def load_settings(path): pass\n"
              for name in ("a.py", "b.pyi", "c.js", "d.md", "e.txt", "f.go")}
     index = _index(files)
-    assert index.scope(True, (b"load_settings",), family="python") == ["a.py", "b.pyi"]
+    assert index.scope(True, (b"load_settings",), family="python") == ["a.py"]
+    assert index.scope(True, (b"load_settings",), family=family_for_path("b.pyi")) == ["b.pyi"]
     assert index.scope(True, (b"load_settings",), family=family_for_path("d.md")) == ["d.md", "e.txt"]
     assert index.scope(True, (b"load_settings",)) == sorted(files)  # no family: every file
 
