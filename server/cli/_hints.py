@@ -8,6 +8,7 @@ the feedback summary) are left as they are.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from limpet.model import LimpetError
@@ -35,7 +36,6 @@ TOOL_COMMANDS = {
 # Tools a person does not run from a shell: the page and agents use them.
 NO_COMMAND = frozenset({"present_review", "get_selection", "get_feedback_summary"})
 
-_TOOL = re.compile(r"\b(" + "|".join(sorted(TOOL_COMMANDS, key=len, reverse=True)) + r")\b")
 _WORKSPACE_HINT = "Give --workspace an existing directory (default: the current directory)."
 
 
@@ -45,4 +45,10 @@ def cli_suggestion(exc: LimpetError) -> str | None:
         return _WORKSPACE_HINT
     if not exc.suggestion:
         return None
-    return _TOOL.sub(lambda m: f"`{TOOL_COMMANDS[m[1]]}`", exc.suggestion)
+    return _tool_names().sub(lambda m: f"`{TOOL_COMMANDS[m[1]]}`", exc.suggestion)
+
+
+@functools.cache
+def _tool_names() -> re.Pattern[str]:
+    """Any tool name of the table (built when an error is first shown, not by every command)."""
+    return re.compile(r"\b(" + "|".join(sorted(TOOL_COMMANDS, key=len, reverse=True)) + r")\b")

@@ -11,15 +11,13 @@ The core alone talks to limpet.server.store and the engine; operations and doors
 the names exported here.
 """
 
+from typing import Any
+
 from limpet.server.core._changes import Change, ChangeListener
 from limpet.server.core._export import EXPORT_SCHEME, ImportReport, export_workspaces
 from limpet.server.core._filters import ThreadFilter, is_glob
 from limpet.server.core._ids import format_time, local_author, utc_now
 from limpet.server.core._reconcile import ReconcileReport
-from limpet.server.core._review_text import MODES as REVIEW_MODES
-from limpet.server.core._review_text import REFERENCE as REVIEW_REFERENCE
-from limpet.server.core._review_text import ReviewMode
-from limpet.server.core._search import search_threads
 from limpet.server.core._service import Service
 from limpet.server.core._validation import invalid_argument_from, invalid_argument_from_decoding
 
@@ -43,3 +41,18 @@ __all__ = [
     "search_threads",
     "utc_now",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """The review's text rules and the regex search, imported when first asked for: only the
+    operations and the page that use them do (a `limpet list` builds neither)."""
+    if name in ("REVIEW_MODES", "REVIEW_REFERENCE", "ReviewMode"):
+        from limpet.server.core import _review_text
+
+        return {"REVIEW_MODES": _review_text.MODES, "REVIEW_REFERENCE": _review_text.REFERENCE,
+                "ReviewMode": _review_text.ReviewMode}[name]
+    if name == "search_threads":
+        from limpet.server.core._search import search_threads
+
+        return search_threads
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -16,17 +16,24 @@ holds), so doors see each change once.
 from __future__ import annotations
 
 import contextlib
-import logging
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from limpet.server.store import classify, watch_workspace
 
+if TYPE_CHECKING:
+    import logging
+
 __all__ = ["Change", "ChangeFeed", "ChangeListener"]
 
-log = logging.getLogger("limpet.changes")
+
+def _log() -> logging.Logger:
+    import logging  # on first use: a command that goes well logs nothing (logging costs it ~2 ms)
+
+    return logging.getLogger("limpet.changes")
 
 
 @dataclass(frozen=True)
@@ -71,7 +78,7 @@ class ChangeFeed:
                 try:
                     listener(change)
                 except Exception:
-                    log.warning("a change listener failed", exc_info=True)
+                    _log().warning("a change listener failed", exc_info=True)
 
     # -- the disk --------------------------------------------------------------------------
     def watch_epoch(self) -> int | None:
@@ -108,7 +115,7 @@ class ChangeFeed:
                 if paths:
                     self._from_disk(paths)
         except Exception:  # live updates are a convenience: a failure must not take a door down
-            log.warning("not watching the workspace for changes by other processes", exc_info=True)
+            _log().warning("not watching the workspace for changes by other processes", exc_info=True)
 
     def _from_disk(self, paths: Iterable[str]) -> None:
         changes = classify(paths)

@@ -6,32 +6,29 @@
 
 One module per tool family (the groups `limpet serve --tools` selects): threads (comment_*),
 paired comments (add_comment, ...), plan feedback (get_feedback, ...), review
-(present_review, get_selection). Importing this package registers all of them.
+(present_review, get_selection). A family's module registers its operations when it is
+imported: when one of them is first invoked (OPERATION_MODULES says which module), or when
+the operations are listed (operations_for, REGISTRY), every family.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from limpet.server.operations import _feedback, _paired, _review, _threads  # noqa: F401  (registers them)
+from limpet.server.operations import _registry
 from limpet.server.operations._fields import ThreadId
 from limpet.server.operations._paging import MAX_PAGE, cursor_key, key_cursor, page_limit
-from limpet.server.operations._registry import (
-    GROUPS,
-    REGISTRY,
-    Operation,
-    invoke,
-    operations_for,
-    validate_args,
-)
+from limpet.server.operations._registry import GROUPS, Operation, validate_args
 
 if TYPE_CHECKING:  # the prompts import the engine: only the doors that serve prompts need them
     from limpet.prompts import ToolSpec
+    from limpet.server.core import Service
 
 __all__ = [
     "GROUPS",
     "MAX_PAGE",
+    "OPERATION_MODULES",
     "REGISTRY",
     "Operation",
     "ThreadId",
@@ -43,6 +40,62 @@ __all__ = [
     "tool_specs",
     "validate_args",
 ]
+
+# Each operation's module: a door that runs one operation (a `limpet list`) declares only its
+# family, not the others nor what only they use (the review's text, the regex search).
+OPERATION_MODULES = {
+    "comment_add": "_threads", "comment_list": "_threads", "comment_show": "_threads",
+    "comment_reply": "_threads", "comment_resolve": "_threads", "comment_reopen": "_threads",
+    "comment_reconcile": "_threads",
+    "add_comment": "_paired", "edit_comment": "_paired", "delete_comment": "_paired",
+    "move_comment": "_paired", "search_comments": "_paired", "get_file_comments": "_paired",
+    "export_comments": "_paired",
+    "get_feedback": "_feedback", "resolve_feedback": "_feedback", "get_feedback_summary": "_feedback",
+    "present_review": "_review", "get_selection": "_review",
+}
+
+
+def _load(module: str) -> None:
+    """Import one family's module (its operations register themselves)."""
+    if module == "_threads":
+        from limpet.server.operations import _threads  # noqa: F401
+    elif module == "_paired":
+        from limpet.server.operations import _paired  # noqa: F401
+    elif module == "_feedback":
+        from limpet.server.operations import _feedback  # noqa: F401
+    elif module == "_review":
+        from limpet.server.operations import _review  # noqa: F401
+    else:
+        raise KeyError(module)
+
+
+def _registry_of_all() -> dict[str, Operation]:
+    for module in ("_feedback", "_paired", "_review", "_threads"):
+        _load(module)
+    return _registry.REGISTRY
+
+
+def invoke(service: Service, name: str, raw: Any) -> tuple[Operation, Any]:
+    """Validate and run one operation. Raises LimpetError subclasses only (or bugs)."""
+    module = OPERATION_MODULES.get(name)
+    if module is not None:
+        _load(module)
+    else:  # not a name the table knows: whatever declares it (or nothing does) is loaded
+        _registry_of_all()
+    return _registry.invoke(service, name, raw)
+
+
+def operations_for(groups: set[str] | None = None) -> list[Operation]:
+    """The operations of `groups` (all of them when None), group by group in the order of
+    GROUPS, each group's in declaration order."""
+    _registry_of_all()
+    return _registry.operations_for(groups)
+
+
+def __getattr__(name: str) -> Any:
+    if name == "REGISTRY":  # every operation by name: every family declared
+        return _registry_of_all()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def tool_specs(ops: Iterable[Operation]) -> dict[str, ToolSpec]:

@@ -19,7 +19,6 @@ recomputation: this is a cache. A damaged database is deleted and started anew.
 from __future__ import annotations
 
 import contextlib
-import logging
 import sqlite3
 import threading
 from collections.abc import Callable, Iterable
@@ -30,10 +29,10 @@ import msgspec
 import orjson
 
 from limpet.model import Anchor, Health, HistoryEvent
+from limpet.server.store._log import log
 
 __all__ = ["Derived", "DerivedCache"]
 
-log = logging.getLogger("limpet.store")
 _SCHEMA = 1
 
 

@@ -11,7 +11,6 @@
 from __future__ import annotations
 
 import contextlib
-import logging
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -22,11 +21,10 @@ import orjson
 from limpet.model import StoreError, StoreTooNew
 from limpet.server.store._events import conflict_sides
 from limpet.server.store._files import atomic_write, read_no_follow, storage_failed
+from limpet.server.store._log import log
 from limpet.server.store._threadfiles import folder_problem
 
 __all__ = ["Documents"]
-
-log = logging.getLogger("limpet.store")
 
 Check = Callable[[dict[str, Any]], None]
 

@@ -21,7 +21,6 @@ see the old file or the new one); two processes writing it at once each write a 
 
 from __future__ import annotations
 
-import logging
 import os
 import sys
 from collections.abc import Callable, Iterator
@@ -33,11 +32,10 @@ import msgspec
 from limpet.model import Thread
 from limpet.server.store._events import STORE_SCHEMA
 from limpet.server.store._files import atomic_write
+from limpet.server.store._log import log
 from limpet.server.store._paths import FileState
 
 __all__ = ["CachedEntry", "EntryCache", "code_key"]
-
-log = logging.getLogger("limpet.store")
 
 _VERSION = 1
 _NAME = "threads.cache"

@@ -16,16 +16,15 @@ system, where the kernel does not see other machines' writes.
 from __future__ import annotations
 
 import functools
-import logging
 import os
 import threading
 import weakref
 from pathlib import Path
 from typing import NamedTuple
 
-__all__ = ["ALL", "DirTracker"]
+from limpet.server.store._log import log
 
-log = logging.getLogger("limpet.store")
+__all__ = ["ALL", "DirTracker"]
 
 ALL = None  # "anything may have changed"
 

@@ -10,7 +10,6 @@ is anything that is not a regular file.
 from __future__ import annotations
 
 import contextlib
-import logging
 import os
 import re
 import stat
@@ -27,13 +26,12 @@ from limpet.server.store._events import (
     parse_legacy,
 )
 from limpet.server.store._files import atomic_write, read_no_follow
+from limpet.server.store._log import log
 from limpet.server.store._paths import FileState, file_state
 
 __all__ = ["EVENTS_SUFFIX", "LEGACY_SUFFIX", "IdTaken", "ThreadFiles", "folder_problem", "read_backup", "render",
            "thread_ids_of_names",
            "thread_id_of_name", "write_backup"]
-
-log = logging.getLogger("limpet.store")
 
 EVENTS_SUFFIX = ".jsonl"
 LEGACY_SUFFIX = ".json"

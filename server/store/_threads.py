@@ -15,7 +15,6 @@ a store of the older layout converts it (`.json` documents become `.jsonl` event
 from __future__ import annotations
 
 import contextlib
-import logging
 import os
 import threading
 from collections.abc import Iterator
@@ -39,6 +38,7 @@ from limpet.server.store._files import atomic_write, cross_process_lock, remove_
 from limpet.server.store._fold import Apply, fold
 from limpet.server.store._gc import gc_paused
 from limpet.server.store._layout import ensure_private, locate, scratch_folder
+from limpet.server.store._log import log
 from limpet.server.store._notify import ALL, DirTracker
 from limpet.server.store._order import ThreadOrder
 from limpet.server.store._paths import Workspace
@@ -57,8 +57,6 @@ from limpet.server.store._threadfiles import (
 from limpet.server.store._vetting import vet_thread
 
 __all__ = ["DEFAULT_LOCK_TIMEOUT", "NEVER", "Apply", "IdTaken", "ThreadStore"]
-
-log = logging.getLogger("limpet.store")
 
 DEFAULT_LOCK_TIMEOUT = float(os.environ.get("LIMPET_LOCK_TIMEOUT", "10"))
 

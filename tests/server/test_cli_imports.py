@@ -11,11 +11,17 @@ import sys
 from limpet.anchoring import content_hash as engine_hash
 from limpet.model import content_hash as model_hash
 from limpet.server.core import Service, _reconcile
+from limpet.server.operations import OPERATION_MODULES, REGISTRY
 
 # Modules a read of threads whose files did not change never needs.
 NOT_NEEDED = ("limpet.anchoring", "limpet.prompts", "limpet.exporters._markdown", "regex", "rapidfuzz",
               "tree_sitter", "pyarrow", "starlette", "uvicorn", "mcp", "pygls", "jinja2", "markdown_it", "pygments",
               "pydantic", "inotify_simple")
+# What only other operations use (the other tool families, the review's text, the regex
+# search), and logging: a thread command that goes well loads none of them.
+OTHER_OPERATIONS = ("limpet.server.operations._paired", "limpet.server.operations._feedback",
+                    "limpet.server.operations._review", "limpet.server.core._review_text",
+                    "limpet.server.core._search", "logging")
 
 _PROBE = """
 import json, sys
@@ -52,7 +58,7 @@ def test_a_fresh_list_or_show_loads_only_what_it_needs(workspace, tmp_path):
     _modules_of(workspace, tmp_path, "list")  # the first read may settle the new thread's position
     for args in (["list"], ["show", t.id], ["list", "--json"]):
         loaded = _modules_of(workspace, tmp_path, *args)
-        assert not [m for m in NOT_NEEDED if m in loaded], args
+        assert not [m for m in NOT_NEEDED + OTHER_OPERATIONS if m in loaded], args
 
 
 def test_a_fresh_add_validates_its_arguments_without_pydantic(workspace, tmp_path):
@@ -60,6 +66,14 @@ def test_a_fresh_add_validates_its_arguments_without_pydantic(workspace, tmp_pat
     whose libraries need it (the MCP SDK, the editor's server)."""
     loaded = _modules_of(workspace, tmp_path, "add", "src/auth.py:10-14", "about validate_token")
     assert "pydantic" not in loaded and "limpet.server.operations" in loaded
+    assert not [m for m in OTHER_OPERATIONS if m in loaded]
+
+
+def test_each_operation_loads_from_the_module_that_declares_it():
+    """OPERATION_MODULES names each operation's module (so a command declares only its own
+    family): every operation is in it, under the module that declares it."""
+    declared = {name: op.handler.__module__.rsplit(".", 1)[-1] for name, op in REGISTRY.items()}
+    assert declared == OPERATION_MODULES
 
 
 def test_a_fresh_read_leaves_settled_orphans_alone(workspace, monkeypatch):
