@@ -50,4 +50,4 @@ def main(argv: list[str] | None = None) -> None:
     except LimpetError as exc:  # e.g. the workspace itself is missing
         fail(exc, False)
     finally:
-        Service.flush_all()  # re-anchoring results computed by this command reach the disk
+        Service.end_of_command()  # re-anchoring results computed by this command reach the disk

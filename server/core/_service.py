@@ -31,7 +31,14 @@ from limpet.server.core._filters import ThreadFilter
 from limpet.server.core._ids import new_thread_id, resolve_prefix, utc_now
 from limpet.server.core._reconcile import Reconciler, ReconcileReport
 from limpet.server.core._tree import FileListing, file_tree, looks_binary, source_of, thread_counts
-from limpet.server.store import DEFAULT_LOCK_TIMEOUT, Event, IdTaken, ThreadStore, Workspace
+from limpet.server.store import (
+    DEFAULT_LOCK_TIMEOUT,
+    Event,
+    IdTaken,
+    ThreadStore,
+    Workspace,
+    leave_frozen_at_exit,
+)
 
 if TYPE_CHECKING:  # the engine, prompts and review: imported by the methods using them (`list` needs none)
     from limpet.anchoring import Candidate
@@ -127,6 +134,13 @@ class Service:
     def flush_all(cls) -> None:
         for service in list(cls.live):
             service.flush()
+
+    @classmethod
+    def end_of_command(cls) -> None:
+        """A one-shot command (a CLI process) is done: what it computed reaches the disk, and
+        what it loaded is left for the process's end, not collected once more."""
+        cls.flush_all()
+        leave_frozen_at_exit()
 
     # -- reading --------------------------------------------------------------------------
     def threads(self, flt: ThreadFilter | None = None, *, fresh: bool = True) -> list[Thread]:

@@ -7,6 +7,7 @@
     checked_event        a new event, checked as a line read from disk is
     atomic_write, ...    durable file primitives: atomic writes, the cross-process lock
     watch_workspace      what other processes and editors change, as workspace paths
+    leave_frozen_at_exit  a one-shot process ends without the final collection's rescan
 
 What is committed and what stays private to a checkout: _layout.py (and docs/git.md).
 Only limpet.server.core uses this package; the doors never do.
@@ -21,6 +22,7 @@ from limpet.server.store._files import (
     remove_stale_temps,
     storage_failed,
 )
+from limpet.server.store._gc import leave_frozen_at_exit
 from limpet.server.store._history import GitHistory
 from limpet.server.store._paths import IGNORED_DIRS, PROTECTED_DIRS, STORE_DIRNAME, FileState, Workspace
 from limpet.server.store._setup import GITATTRIBUTES, GITIGNORE
@@ -51,6 +53,7 @@ __all__ = [
     "atomic_write",
     "classify",
     "cross_process_lock",
+    "leave_frozen_at_exit",
     "remove_stale_temps",
     "storage_failed",
     "thread_id_of",

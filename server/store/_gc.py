@@ -8,7 +8,7 @@ import functools
 import gc
 from collections.abc import Iterator
 
-__all__ = ["gc_paused"]
+__all__ = ["gc_paused", "leave_frozen_at_exit"]
 
 
 @contextlib.contextmanager
@@ -29,8 +29,26 @@ def gc_paused() -> Iterator[None]:
             gc.enable()
 
 
+_left_frozen = False
+
+
+def leave_frozen_at_exit() -> None:
+    """The process is about to end (a one-shot command is done): everything it holds is frozen
+    and stays so, and the final collection at exit does not rescan every module's objects
+    (~10 ms of a fresh `limpet list`, an eighth of it). Reference counting still frees what
+    holds no cycle as the interpreter shuts down."""
+    global _left_frozen
+    _left_frozen = True
+    gc.freeze()
+
+
 @functools.cache
 def _unfreeze_at_exit() -> None:
     # Back into the collector's view at exit: the final collection then frees what was frozen
-    # (native objects warn about leaks otherwise).
-    atexit.register(gc.unfreeze)
+    # (native objects warn about leaks otherwise), unless the process chose to leave it.
+    atexit.register(_unfreeze)
+
+
+def _unfreeze() -> None:
+    if not _left_frozen:
+        gc.unfreeze()
