@@ -62,7 +62,9 @@ DEFAULT_LOCK_TIMEOUT = float(os.environ.get("LIMPET_LOCK_TIMEOUT", "10"))
 
 
 class ThreadStore:
-    def __init__(self, workspace: Workspace, apply: Apply, lock_timeout: float = DEFAULT_LOCK_TIMEOUT) -> None:
+    def __init__(self, workspace: Workspace, apply: Apply, lock_timeout: float = DEFAULT_LOCK_TIMEOUT, *,
+                 one_shot: bool = False) -> None:
+        """one_shot: the process reads the store for one command and exits (no folder watch)."""
         self.ws = workspace
         self.dir = workspace.store_dir
         self.threads_dir = self.dir / "threads"
@@ -74,7 +76,7 @@ class ThreadStore:
         self._troubled: set[str] = set()  # ids of the entries with problems (kept by _set)
         self._threads: dict[str, Thread] = {}  # the readable threads (what listings show)
         self._order = ThreadOrder(lambda: iter(self._threads.values()), self._threads.__getitem__)
-        self._tracker = DirTracker(self.threads_dir)
+        self._tracker = DirTracker(self.threads_dir, watch=not one_shot)
         self._legacy_possible = True  # until a full scan finds no `.json` thread file
         derived = DerivedCache(self.private_folder)
         self._positions = Positions(derived, workspace.normalize)
