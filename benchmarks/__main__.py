@@ -15,7 +15,7 @@ import re
 import sys
 from pathlib import Path
 
-SUITES = ["latency", "reconcile", "coldstart", "scale", "http", "parquet", "repo", "tree", "lsp"]
+SUITES = ["latency", "reconcile", "coldstart", "scale", "http", "parquet", "repo", "pull", "tree", "lsp"]
 README = Path(__file__).with_name("README.md")
 BEGIN, END = "<!-- results:begin -->", "<!-- results:end -->"
 
