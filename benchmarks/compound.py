@@ -37,6 +37,14 @@ before it was run (its first score is the engine's on projects it was never tune
 
     .venv/bin/python benchmarks/compound.py --set e -v
 
+`--set f` builds it over PACKAGES_F, the languages the other sets hold least (Ruby, PHP, C#, Lua, Swift,
+Kotlin, C, C++), from projects in no other list: Debian's upstream tarballs, PyPI sdists (pythonnet's C#,
+bitarray's C) and react-native libraries on npm (Swift, Kotlin, C++), into
+~/.cache/limpet-compound-f/cases-compound-f.jsonl.gz. It was built blind, as set e was. It holds no Scala:
+the mirror serves one release of each Scala project Debian has (scala, pilon, latexdraw):
+
+    .venv/bin/python benchmarks/compound.py --set f -v
+
 Third-party code and the built cases stay in ~/.cache/limpet-compound*/ (never committed). The output
 is deterministic: sampling is seeded by package, pair and category; the gzip mtime is 0.
 """
@@ -68,6 +76,8 @@ CACHE_D = Path.home() / ".cache" / "limpet-compound-d"
 OUT_D = CACHE_D / "cases-compound-d.jsonl.gz"
 CACHE_E = Path.home() / ".cache" / "limpet-compound-e"
 OUT_E = CACHE_E / "cases-compound-e.jsonl.gz"
+CACHE_F = Path.home() / ".cache" / "limpet-compound-f"
+OUT_F = CACHE_F / "cases-compound-f.jsonl.gz"
 STANDARD = ["shifted", "edited", "renamed", "moved_file", "deleted", "line"]
 CATEGORIES = COMPOUND + STANDARD
 PAIR_CAP = dict.fromkeys(COMPOUND, 4) | dict.fromkeys(STANDARD, 1) | {"renamed": 2, "moved_file": 2, "line_gone": 2}
@@ -259,8 +269,49 @@ PACKAGES_E: tuple[Package, ...] = (
             ("alembic", "tests")),
     Package("pypi", "h11", "python", _v("0.9.0 0.10.0 0.11.0 0.12.0 0.13.0 0.14.0 0.15.0 0.16.0"), ("h11",)),
 )
+# Set f: blind, the languages the other sets hold least (Ruby, PHP, C#, Lua, Swift, Kotlin, C, C++), from
+# projects in no other list: Debian's orig tarballs where the mirror serves two or more of the suites'
+# releases (it serves only some), PyPI sdists and react-native libraries on npm. Roots skip vendored code
+# (rspamd's contrib/, mono's external/), generated parsers and test data, and keep pairs under MAX_PAIR_BYTES.
+RAILS = ("activesupport/lib", "activemodel/lib", "activejob/lib", "actioncable/lib")
+MONO = ("mcs/mcs", "mcs/tools", *_under("mcs/class", "Mono.Debugger.Soft", "Mono.Options", "Mono.Posix",
+                                        "Mono.Security", "System.Net.Http", "System.Data"))
+PACKAGES_F: tuple[Package, ...] = (
+    Package("debian", "puma", "ruby", _v("5.6.5 6.6.0"), ("lib", "test"), (".rb",)),  # not ext/: Ragel output
+    Package("debian", "rails", "ruby", _v("6.1.7.10+dfsg 7.2.2.2+dfsg"), RAILS, (".rb",)),
+    Package("debian", "ruby-nokogiri", "ruby", _v("1.13.10+dfsg 1.18.2+dfsg 1.19.4+dfsg"), (
+        "lib", "ext/nokogiri", *_under("test", "xml", "html4", "html5", "css")), (".rb", ".c", ".h"), h_language="c"),
+    Package("debian", "php-monolog", "php", _v("2.9.1 3.9.0"), ("src", "tests"), (".php",)),
+    Package("debian", "php-parser", "php", _v("4.15.4 5.4.0"), (*_under(
+        "lib/PhpParser", "Builder", "Internal", "Lexer", "Node", "NodeVisitor", "PrettyPrinter"), "test/PhpParser"),
+        (".php",)),  # not lib/PhpParser/Parser: generated from the grammar
+    Package("debian", "php-guzzlehttp-psr7", "php", _v("2.4.5 2.7.1 2.13.1"), ("src", "tests"), (".php",)),
+    Package("debian", "phpunit", "php", _v("9.6.7 11.5.19"), _under("src", "Framework", "Runner", "Util"), (".php",)),
+    Package("debian", "mediawiki", "php", _v("1.35.13 1.39.17 1.43.9+dfsg"), _under("includes", "parser", "user"),
+            (".php",)),
+    Package("pypi", "pythonnet", "csharp", _v("2.5.2 3.0.1 3.0.3 3.0.5 3.1.0 3.2.1"),
+            _under("src", "runtime", "embed_tests", "testing"), (".cs",)),
+    Package("debian", "mono", "csharp", _v("6.8.0.105+dfsg 6.12.0.199+dfsg 6.14.1+ds2"), MONO, (".cs",)),
+    Package("debian", "rspamd", "lua", _v("3.4 3.12.1 4.1.5"), ("lualib", "rules"), (".lua",)),
+    Package("debian", "mpv", "lua", _v("0.35.1 0.40.0"), ("player/lua", "TOOLS/lua"), (".lua",)),
+    Package("debian", "crawl", "lua", _v("0.28.0 0.34.1"), _under("source/dat", "dlua", "clua"), (".lua",)),
+    Package("npm", "@stripe/stripe-react-native", "swift", _v(
+        "0.20.0 0.25.0 0.30.0 0.35.1 0.40.0 0.45.0 0.50.3 0.55.1 0.60.0 0.65.1 0.70.0 0.75.0"),
+        ("ios", "android/src"), (".swift", ".kt", ".java")),
+    Package("npm", "react-native-vision-camera", "kotlin", _v(
+        "2.15.6 2.16.8 3.0.0 3.3.1 3.6.17 3.9.2 4.0.5 4.3.2 4.5.3 4.7.3"), ("ios", "android/src", "cpp"),
+        (".swift", ".kt", ".java", ".cpp")),  # not .h: the iOS headers are Objective-C
+    Package("debian", "libuv1", "c", _v("1.40.0 1.44.2 1.50.0"), ("src/unix", "src/win"), (".c", ".h"), h_language="c"),
+    Package("pypi", "bitarray", "c", _v("2.0.1 2.3.7 2.6.2 2.9.3 3.0.0 3.3.2 3.6.1 3.9.2 3.12.3"),
+            _under("bitarray", "_bitarray.c", "_util.c", "bitarray.h"), (".c", ".h"), h_language="c"),
+    Package("debian", "googletest", "cpp", _v("1.12.1 1.16.0 1.18.0"),
+            ("googletest/src", "googletest/include", "googlemock/src"), (".cc", ".h"), h_language="cpp"),
+    Package("debian", "cli11", "cpp", _v("2.1.2+ds 2.4.1+ds 2.6.1+ds"), ("include/CLI", "tests"), (".hpp", ".cpp"),
+            h_language="cpp"),
+    Package("debian", "re2", "cpp", _v("20220601+dfsg 20240702"), ("re2", "util"), (".cc", ".h"), h_language="cpp"),
+)
 SETS = {"a": (PACKAGES, CACHE, OUT), "b": (PACKAGES_B, CACHE_B, OUT_B), "c": (PACKAGES_C, CACHE_C, OUT_C),
-        "d": (PACKAGES_D, CACHE_D, OUT_D), "e": (PACKAGES_E, CACHE_E, OUT_E)}
+        "d": (PACKAGES_D, CACHE_D, OUT_D), "e": (PACKAGES_E, CACHE_E, OUT_E), "f": (PACKAGES_F, CACHE_F, OUT_F)}
 
 
 def _trees(pkg: Package, v0: str, v1: str, cache: Path) -> tuple[dict[str, str], dict[str, str]]:
