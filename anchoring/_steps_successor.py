@@ -31,9 +31,11 @@ successor: a renamed function whose every check was reworded) (a rename with eve
 `strict_eq(a, b)` → `assert a == b`). A symbol that left its file and reappears under its very
 qualified name in a file changed with it (a module split, a renamed file) is that symbol even when
 a parameter renamed throughout left no row verbatim, and needs a smaller lead when its body is
-clearly alike: the name is evidence the other candidates lack. When the anchor's whole file is
-gone (renamed, its class renamed with it), a candidate keeping the symbol's simple name needs no
-rows kept verbatim either, if it leads every rival by STRONG_LEAD; nor does the successor of a
+clearly alike: the name is evidence the other candidates lack. A candidate keeping the symbol's
+simple name needs no rows kept verbatim either, if it leads every rival by STRONG_LEAD: when the
+anchor's whole file is gone (renamed, its class renamed with it), or when the symbol, of
+SMALL_TOKENS or more, is alike by STRONG_BODY (its class or namespace renamed, or it was taken
+into a class, with edits); nor does the successor of a
 symbol of SMALL_TOKENS or more that left its file, in a file changed with it, alike by STRONG_BODY
 and leading every rival by STRONG_LEAD (moved, renamed and reworked at once: a function taken
 into a class of another module with its statements rewritten). Small symbols never follow so:
@@ -118,8 +120,10 @@ def successor_step(anchor: Anchor, view: FileView | None, index: WorkspaceIndex 
     strong = (path == anchor.file and in_place
               and (score >= STRONG_SCORE and body >= STRONG_BODY and lead >= STRONG_LEAD
                    or body >= LONE_BODY and lead >= LONE_LEAD))
-    # the file renamed with its class: the simple name is kept, the qualified one is not
-    named_lead = symbol_gone and view is None and best.name == anchor.symbol_name and lead >= STRONG_LEAD
+    # the file renamed with its class, or the class renamed (or the function taken into a
+    # class) in its file, the body clearly alike: the simple name is kept, the qualified one is not
+    named_lead = (symbol_gone and best.name == anchor.symbol_name and lead >= STRONG_LEAD
+                  and (view is None or body >= STRONG_BODY and old.tokens >= SMALL_TOKENS))
     # moved and reworked: a symbol of some size gone from its file, one alike successor elsewhere
     moved_lead = (symbol_gone and path != anchor.file and old.tokens >= SMALL_TOKENS
                   and body >= STRONG_BODY and lead >= STRONG_LEAD)
