@@ -20,20 +20,12 @@ import threading
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from limpet.server.store import classify, watch_workspace
-
-if TYPE_CHECKING:
-    import logging
+from limpet.server.store import LazyLogger, classify, watch_workspace
 
 __all__ = ["Change", "ChangeFeed", "ChangeListener"]
 
-
-def _log() -> logging.Logger:
-    import logging  # on first use: a command that goes well logs nothing (logging costs it ~2 ms)
-
-    return logging.getLogger("limpet.changes")
+log = LazyLogger("limpet.changes")  # logging loads when something is logged
 
 
 @dataclass(frozen=True)
@@ -78,7 +70,7 @@ class ChangeFeed:
                 try:
                     listener(change)
                 except Exception:
-                    _log().warning("a change listener failed", exc_info=True)
+                    log.warning("a change listener failed", exc_info=True)
 
     # -- the disk --------------------------------------------------------------------------
     def watch_epoch(self) -> int | None:
@@ -115,7 +107,7 @@ class ChangeFeed:
                 if paths:
                     self._from_disk(paths)
         except Exception:  # live updates are a convenience: a failure must not take a door down
-            _log().warning("not watching the workspace for changes by other processes", exc_info=True)
+            log.warning("not watching the workspace for changes by other processes", exc_info=True)
 
     def _from_disk(self, paths: Iterable[str]) -> None:
         changes = classify(paths)

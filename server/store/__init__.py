@@ -24,6 +24,7 @@ from limpet.server.store._files import (
 )
 from limpet.server.store._gc import leave_frozen_at_exit
 from limpet.server.store._history import GitHistory
+from limpet.server.store._log import LazyLogger
 from limpet.server.store._paths import IGNORED_DIRS, PROTECTED_DIRS, STORE_DIRNAME, FileState, Workspace
 from limpet.server.store._setup import GITATTRIBUTES, GITIGNORE
 from limpet.server.store._threads import DEFAULT_LOCK_TIMEOUT, NEVER, Apply, IdTaken, ThreadStore
@@ -48,6 +49,7 @@ __all__ = [
     "GitHistory",
     "FileState",
     "IdTaken",
+    "LazyLogger",
     "ThreadStore",
     "Workspace",
     "atomic_write",
