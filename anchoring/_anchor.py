@@ -185,12 +185,21 @@ def _twins(view: FileView, symbol: SymbolView | None) -> int:
 
 
 def _sibling_filter(view: FileView, symbol: SymbolView | None) -> str:
-    """Names in the symbol's scope (the nearest MAX_SIBLINGS in giant scopes)."""
+    """Names in the symbol's scope, as the steps compare scopes: by the qualified name of the
+    enclosing one (a C++ method defined outside its class, a Go method: its siblings are its
+    type's other members, not every definition of the namespace or file; the nearest
+    MAX_SIBLINGS in giant scopes)."""
     if symbol is None:
         return ""
-    siblings = view.children(symbol.symbol.parent)
+    scope = symbol.parent_name
+    scopes = view.memo.get("scopes")
+    if scopes is None:  # every scope's members at once: a reconcile relocates threads of many
+        scopes = view.memo["scopes"] = {}
+        for sv in view.symbols:
+            scopes.setdefault(sv.parent_name, []).append(sv)
+    siblings = scopes.get(scope, [])
     if len(siblings) <= MAX_SIBLINGS:
-        key = ("siblings", symbol.symbol.parent)  # the same filter for every symbol of the scope
+        key = ("siblings", scope)  # the same filter for every symbol of the scope
         if key not in view.memo:
             view.memo[key] = name_filter([sv.name for sv in siblings])
         return view.memo[key]

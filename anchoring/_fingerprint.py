@@ -154,7 +154,9 @@ def _name_filter(names: tuple[str, ...]) -> str:
     distinct = sorted(set(names))
     if not distinct:
         return ""
-    nbits = max(64, 16 * len(distinct))
+    # 32 bits a name, four positions: a name not in the filter passes for one that is about
+    # once in 5,000 (16 bits: once in 400, and a rename onto such a name was never followed)
+    nbits = max(128, 32 * len(distinct))
     nbits += -nbits % 8
     bits = bytearray(nbits // 8)
     for name in distinct:

@@ -130,10 +130,11 @@ def find(anchor: Anchor, source: bytes | None, index: WorkspaceIndex | None) -> 
             if moved is not None:
                 return moved
         return hit
+    before = index.previous_view(anchor.file) if index is not None else None
     steps = (
-        lambda: None if symbol_exists else renamed_step(anchor, view, exact_only=True),
+        lambda: None if symbol_exists else renamed_step(anchor, view, exact_only=True, before=before),
         lambda: moved_step(anchor, index, exact_only=True),
-        lambda: None if symbol_exists else renamed_step(anchor, view),
+        lambda: None if symbol_exists else renamed_step(anchor, view, before=before),
         # lines gone from a symbol that stayed: only their very text elsewhere says they moved
         lambda: None if on_symbol is not None else moved_step(anchor, index),
         lambda: successor_step(anchor, None if symbol_exists else view, index, symbol_gone=not symbol_exists),

@@ -47,12 +47,12 @@ from __future__ import annotations
 from rapidfuzz.distance import Indel
 
 from limpet.anchoring._fileview import FileView, SymbolView
-from limpet.anchoring._fingerprint import in_name_filter, renamed_similarity, similarity, sketch_similarity
+from limpet.anchoring._fingerprint import renamed_similarity, similarity, sketch_similarity
 from limpet.anchoring._index import WorkspaceIndex
 from limpet.anchoring._languages import family_for_path
 from limpet.anchoring._mapping import kinds_compatible, map_into_symbol
 from limpet.anchoring._signature import signature
-from limpet.anchoring._steps_local import Hit, parent_of
+from limpet.anchoring._steps_local import Hit, parent_of, was_sibling
 from limpet.anchoring._steps_moved import needles
 from limpet.anchoring._text import replace_identifier
 from limpet.model import Anchor
@@ -239,7 +239,8 @@ def _blinded(text: str, names: tuple[str, ...]) -> str:
 def _candidates(anchor: Anchor, view: FileView | None, index: WorkspaceIndex | None):
     """(path, view, symbol) worth scoring in full: own file first, then files changed with it."""
     if view is not None:
-        for sv in _own_candidates(anchor, view):
+        before = index.previous_view(anchor.file) if index is not None else None
+        for sv in _own_candidates(anchor, view, before):
             yield anchor.file, view, sv
     if index is None or not anchor.fingerprint:
         return
@@ -251,11 +252,11 @@ def _candidates(anchor: Anchor, view: FileView | None, index: WorkspaceIndex | N
             yield path, index.view(path), sv
 
 
-def _own_candidates(anchor: Anchor, view: FileView) -> list[SymbolView]:
+def _own_candidates(anchor: Anchor, view: FileView, before: FileView | None) -> list[SymbolView]:
     parent = parent_of(anchor.symbol or "", anchor.symbol_name or "")
     pool = [sv for sv in view.symbols
             if kinds_compatible(anchor.symbol_kind, sv.kind) and sv.qualified_name != anchor.symbol
-            and not (sv.parent_name == parent and in_name_filter(anchor.sibling_names, sv.name))]
+            and not (sv.parent_name == parent and was_sibling(anchor, sv, before))]
     if len(pool) <= OWN_CANDIDATES:
         return pool
     old_row = (anchor.symbol_start or anchor.line_start) - 1
