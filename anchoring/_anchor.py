@@ -192,12 +192,7 @@ def _sibling_filter(view: FileView, symbol: SymbolView | None) -> str:
     if symbol is None:
         return ""
     scope = symbol.parent_name
-    scopes = view.memo.get("scopes")
-    if scopes is None:  # every scope's members at once: a reconcile relocates threads of many
-        scopes = view.memo["scopes"] = {}
-        for sv in view.symbols:
-            scopes.setdefault(sv.parent_name, []).append(sv)
-    siblings = scopes.get(scope, [])
+    siblings = view.by_scope.get(scope, [])
     if len(siblings) <= MAX_SIBLINGS:
         key = ("siblings", scope)  # the same filter for every symbol of the scope
         if key not in view.memo:

@@ -195,15 +195,13 @@ class FileView:
         return out
 
     @cached_property
-    def _children(self) -> dict[int | None, list[SymbolView]]:
-        out: dict[int | None, list[SymbolView]] = {}
+    def by_scope(self) -> dict[str, list[SymbolView]]:
+        """Qualified name of the enclosing scope ("" at top level) -> its symbols, in file
+        order: a Go method, a C++ method defined outside its class, are its type's members."""
+        out: dict[str, list[SymbolView]] = {}
         for sv in self.symbols:
-            out.setdefault(sv.symbol.parent, []).append(sv)
+            out.setdefault(sv.parent_name, []).append(sv)
         return out
-
-    def children(self, parent: int | None) -> list[SymbolView]:
-        """Symbols whose parent is `parent` (None: top level), in file order."""
-        return self._children.get(parent, [])
 
     @cached_property
     def symbol_firsts(self) -> list[int]:
