@@ -6,7 +6,9 @@ query needs the index (most reconciles find every thread in its own file).
 Symbols and their fingerprints are computed lazily per file (changed files
 first), cached per content hash, and posted into inverted maps (normalized
 hash, name-blind hash, sketch values; the hashes and the sketches each only
-when a query asks for them: an exact search never pays for sketches).
+when a query asks for them: an exact search never pays for sketches). Sketches
+are posted per kind of declaration a query asks about (functions and methods
+together): a method's search never sketches the classes around the methods.
 """
 
 from __future__ import annotations
@@ -20,10 +22,12 @@ from typing import NamedTuple
 
 from limpet.anchoring._fileview import FileView, SymbolView, file_view
 from limpet.anchoring._languages import family_for_path
+from limpet.anchoring._mapping import kind_group
 
 Posting = tuple[str, int]  # (path, symbol index in that file's view)
 _SCOPES_KEPT = 1024  # scope() answers kept between syncs (a bound, not a tuning)
 _UNREAD = object()  # a baseline version not read yet
+ALL_KINDS = "*"  # a path's every symbol posted (a query about no kind in particular)
 
 
 class Baseline(NamedTuple):
@@ -44,7 +48,7 @@ class WorkspaceIndex:
         self._before: dict[str, FileView | None] = {}  # changed path -> its view before the last sync
         self._before_read: Callable[[str], bytes | None] | None = None  # a baseline's reader (_UNREAD entries)
         self._indexed: set[str] = set()  # paths posted into _by_norm and _by_blind
-        self._sketched: set[str] = set()  # paths posted into _by_sketch
+        self._sketched: dict[str, set[str]] = {}  # path -> the kind groups posted into _by_sketch
         self._scopes: dict[tuple, list[str]] = {}  # scope() answers since the last sync
         self._by_norm: dict[str, set[Posting]] = {}
         self._by_blind: dict[str, set[Posting]] = {}
@@ -125,12 +129,12 @@ class WorkspaceIndex:
         if digest is not None:
             _discard(self._paths_by_hash, digest, path)
         view = self._views.pop(path, None)
-        for posted, keys in ((self._indexed, self._hash_keys), (self._sketched, self._sketch_keys)):
-            if path in posted and view is not None:
-                for sv in view.symbols:
-                    for table, key in keys(sv):
-                        _discard(table, key, (path, sv.index))
-            posted.discard(path)
+        groups = self._sketched.pop(path, set())
+        if view is not None and path in self._indexed:
+            self._unpost(path, view.symbols, self._hash_keys)
+        if view is not None and groups:
+            self._unpost(path, [sv for sv in view.symbols if kind_group(sv.kind) in groups], self._sketch_keys)
+        self._indexed.discard(path)
 
     # What a symbol is posted under: its hashes (exact searches), its sketch values (similarity).
     def _hash_keys(self, sv: SymbolView) -> Iterable[tuple[dict, object]]:
@@ -140,21 +144,39 @@ class WorkspaceIndex:
         return ((self._by_sketch, value) for value in sv.sketch)
 
     def _ensure_indexed(self, paths: Iterable[str]) -> None:
-        self._post(paths, self._indexed, self._hash_keys)
-
-    def _ensure_sketched(self, paths: Iterable[str]) -> None:
-        self._post(paths, self._sketched, self._sketch_keys)
-
-    def _post(self, paths: Iterable[str], posted: set[str],
-              keys: Callable[[SymbolView], Iterable[tuple[dict, object]]]) -> None:
         for path in paths:
-            if path in posted or path not in self._views:
+            if path not in self._indexed and path in self._views:
+                self._post(path, self._views[path].symbols, self._hash_keys)
+                self._indexed.add(path)
+
+    def _ensure_sketched(self, paths: Iterable[str], group: str | None) -> None:
+        """Sketch values posted for the symbols of `paths` of kind group `group` (None: all)."""
+        for path in paths:
+            view = self._views.get(path)
+            if view is None:
                 continue
-            for sv in self._views[path].symbols:
-                posting = (path, sv.index)
-                for table, key in keys(sv):
-                    table.setdefault(key, set()).add(posting)
-            posted.add(path)
+            posted = self._sketched.setdefault(path, set())
+            if group in posted or ALL_KINDS in posted:
+                continue
+            fresh = [sv for sv in view.symbols if kind_group(sv.kind) not in posted
+                     and (group is None or kind_group(sv.kind) == group)]
+            self._post(path, fresh, self._sketch_keys)
+            posted.add(ALL_KINDS if group is None else group)
+            if group is None:
+                posted.update(kind_group(sv.kind) for sv in view.symbols)
+
+    @staticmethod
+    def _post(path: str, symbols: Iterable[SymbolView], keys: Callable[[SymbolView], Iterable[tuple[dict, object]]]):
+        for sv in symbols:
+            posting = (path, sv.index)
+            for table, key in keys(sv):
+                table.setdefault(key, set()).add(posting)
+
+    @staticmethod
+    def _unpost(path: str, symbols: Iterable[SymbolView], keys: Callable[[SymbolView], Iterable[tuple[dict, object]]]):
+        for sv in symbols:
+            for table, key in keys(sv):
+                _discard(table, key, (path, sv.index))
 
     # -- queries -------------------------------------------------------------------
 
@@ -224,16 +246,19 @@ class WorkspaceIndex:
             return [(path, self._views[path].symbols[i]) for path, i in hits]
 
     def similar_symbols(self, fingerprint: Sequence[int], paths: list[str], min_shared: int = 4,
-                        limit: int | None = None) -> list[tuple[str, SymbolView, int]]:
+                        limit: int | None = None, kind: str | None = None) -> list[tuple[str, SymbolView, int]]:
         """Symbols sharing at least `min_shared` sketch values, most shared first (the first
-        `limit` of them)."""
+        `limit` of them); with `kind`, only those of its kind group (kinds_compatible)."""
         with self._lock:
             self._sync()
-            self._ensure_sketched(paths)
+            group = None if kind is None else kind_group(kind)
+            self._ensure_sketched(paths, group)
             wanted = set(paths)
+            views = self._views
             by_sketch = self._by_sketch
             counts = Counter(chain.from_iterable(by_sketch.get(value, ()) for value in fingerprint))
-            shared = ((posting, c) for posting, c in counts.items() if c >= min_shared and posting[0] in wanted)
+            shared = ((posting, c) for posting, c in counts.items() if c >= min_shared and posting[0] in wanted
+                      and (group is None or kind_group(views[posting[0]].symbols[posting[1]].kind) == group))
             order = lambda kv: (-kv[1], kv[0])  # noqa: E731
             ranked = sorted(shared, key=order) if limit is None else heapq.nsmallest(limit, shared, key=order)
             return [(p, self._views[p].symbols[i], c) for (p, i), c in ranked]

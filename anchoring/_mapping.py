@@ -14,9 +14,12 @@ LINE_MARGIN = 0.1
 
 def kinds_compatible(old: str | None, new: str) -> bool:
     """Same kind of declaration; function/method/constructor differ only by nesting."""
-    if old is None or old == new:
-        return True
-    return old in FUNCTION_KINDS and new in FUNCTION_KINDS
+    return old is None or kind_group(old) == kind_group(new)
+
+
+def kind_group(kind: str) -> str:
+    """What kinds_compatible compares: functions, methods and constructors are one group."""
+    return "function" if kind in FUNCTION_KINDS else kind
 
 
 def symbol_similarity(anchor: Anchor, sv: SymbolView, blind: bool = False) -> float:

@@ -128,7 +128,7 @@ def _by_lines(anchor: Anchor, index: WorkspaceIndex, paths: list[str]) -> Hit | 
 def _by_similarity(anchor: Anchor, index: WorkspaceIndex, paths: list[str]) -> Hit | None:
     if not anchor.symbol or anchor.symbol_tokens < MOVED_MIN_TOKENS or not anchor.fingerprint:
         return None
-    near = index.similar_symbols(anchor.sketch, paths, limit=CANDIDATES_CHECKED)
+    near = index.similar_symbols(anchor.sketch, paths, limit=CANDIDATES_CHECKED, kind=anchor.symbol_kind)
     scored = []
     for path, sv, _shared in near:
         if not kinds_compatible(anchor.symbol_kind, sv.kind):

@@ -247,7 +247,8 @@ def _candidates(anchor: Anchor, view: FileView | None, index: WorkspaceIndex | N
     paths = [p for p in index.scope(False, needles(anchor), family=family_for_path(anchor.file)) if p != anchor.file]
     if not paths:
         return
-    for path, sv, _shared in index.similar_symbols(anchor.sketch, paths, min_shared=2, limit=OTHER_CANDIDATES):
+    for path, sv, _shared in index.similar_symbols(anchor.sketch, paths, min_shared=2, limit=OTHER_CANDIDATES,
+                                                   kind=anchor.symbol_kind):
         if kinds_compatible(anchor.symbol_kind, sv.kind):
             yield path, index.view(path), sv
 

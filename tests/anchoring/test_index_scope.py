@@ -104,3 +104,48 @@ def test_the_symbol_name_is_no_copied_needle() -> None:
     assert copied_needles(anchor)
     assert all(needle in copy for needle in copied_needles(anchor))
 
+
+
+LEDGER = b"""class Ledger:
+    def __init__(self, entries):
+        self.entries = list(entries)
+
+    def balance(self, account):
+        total = 0
+        for entry in self.entries:
+            if entry.account == account:
+                total += entry.amount
+        return total
+
+
+def balance_of(entries, account):
+    total = 0
+    for entry in entries:
+        if entry.account == account:
+            total += entry.amount
+    return total
+"""
+
+
+def test_a_similarity_query_sketches_only_the_kind_it_asks_about() -> None:
+    """A method's search never sketches the classes around the methods it reads (a class's
+    text is its methods' again); a query about no kind in particular sketches everything."""
+    index = _index({"ledger.py": LEDGER})
+    view = index.view("ledger.py")
+    by_name = {sv.qualified_name: sv for sv in view.symbols}
+    sketch = by_name["Ledger.balance"].sketch
+    found = index.similar_symbols(sketch, ["ledger.py"], min_shared=1, kind="method")
+    assert {sv.qualified_name for _, sv, _ in found} == {"Ledger.__init__", "Ledger.balance", "balance_of"}
+    assert "sketch" not in by_name["Ledger"].evidence
+    everything = index.similar_symbols(sketch, ["ledger.py"], min_shared=1)
+    assert "Ledger" in {sv.qualified_name for _, sv, _ in everything}
+
+
+def test_postings_of_every_kind_go_with_their_file() -> None:
+    index = _index({"ledger.py": LEDGER})
+    sketch = index.view("ledger.py").by_name["balance_of"][0].sketch
+    index.similar_symbols(sketch, ["ledger.py"], min_shared=1, kind="function")
+    index.similar_symbols(sketch, ["ledger.py"], min_shared=1, kind="class")
+    index.update({}, {}.get)  # the file is gone
+    assert index.similar_symbols(sketch, ["ledger.py"], min_shared=1) == []
+    assert not any(index._by_sketch.values())
