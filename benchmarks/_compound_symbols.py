@@ -1,5 +1,5 @@
-"""Compound anchoring cases: truth symbols for Java, Kotlin, Swift, C, C++, Ruby, PHP, C#, Lua and
-Scala (Python/JS/TS as held-out).
+"""Compound anchoring cases: truth symbols for Java, Kotlin, Swift, C, C++, Ruby, PHP, C#, Lua, Scala,
+Go and Rust (Python/JS/TS as held-out).
 
 Like `_heldout_symbols`, these node lists are written from the grammars, independently of limpet's
 `.scm` queries, so the truth does not share the engine's blind spots. A `.h` file is parsed in the
@@ -12,6 +12,16 @@ Ruby modules count as containers (`module Rack; module Utils; def self.escape` i
 `function M.foo()` / `function M:foo()` is `M.foo`, and so is `M.foo = function() ... end`;
 `local function foo()` and `local foo = function() ... end` are `foo`. C# properties, indexers,
 operators, events and destructors are not callables here (Java's truth has none of them either).
+
+Go: a `type T struct/interface {...}` is a class (other type specs are not; the range is the whole
+`type ...` declaration unless it groups several specs in parentheses); a method `func (r *T[K]) m()`
+is `T.m`, a method of its receiver's type (without `*` or type parameters), as a C++ out-of-class
+method is; interface method specs are not callables. Rust: `struct`, `enum`, `trait` and `mod { }`
+(inline modules count as containers, like Ruby's) are classes; an `impl` block is no symbol but
+names its functions: `impl<T> Tr for &mut S<T> { fn f }` is `S.f` (the implementing type's last path
+segment, without references, generics or the trait), `mod m { fn f }` is `m.f`, a trait's provided
+method `Tr.f`; bodiless `fn` signatures, `mod m;` and macros are not symbols. Attributes (`#[...]`) are
+sibling nodes: a range starts at the item, as it does after a Go doc comment.
 """
 
 from __future__ import annotations
@@ -43,7 +53,12 @@ DEFINITIONS: dict[str, dict[str, str]] = {
     "lua": {"function_declaration": "function"},  # + a name assigned a function (`_lua_assigned`)
     "scala": {"class_definition": "class", "object_definition": "class", "trait_definition": "class",
               "enum_definition": "class", "function_definition": "function", "function_declaration": "function"},
+    "go": {"type_spec": "class", "function_declaration": "function", "method_declaration": "method"},
+    "rust": {"struct_item": "class", "enum_item": "class", "trait_item": "class", "mod_item": "class",
+             "impl_item": "scope", "function_item": "function"},  # a scope names its members, is no symbol
 }
+GO_TYPES = {"struct_type", "interface_type"}  # the type specs that are classes
+NO_FORWARD = {"go", "rust"}  # no forward declarations: a bodiless struct (`struct U;`) is a definition
 WRAPPERS = {"cpp": {"template_declaration"}}  # the range includes the template<...> line
 BODIES = {"field_declaration_list", "class_body", "enum_class_body", "protocol_body", "declaration_list"}
 LANG_BODIES = {"ruby": {"body_statement"}, "php": {"enum_declaration_list"},  # besides BODIES
@@ -53,7 +68,7 @@ NAME_NODES = {"identifier", "simple_identifier", "type_identifier", "field_ident
 EXTENSIONS = {".java": "java", ".kt": "kotlin", ".kts": "kotlin", ".swift": "swift", ".c": "c",
               ".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp", ".hpp": "cpp", ".hh": "cpp", ".hxx": "cpp",
               ".rb": "ruby", ".rake": "ruby", ".php": "php", ".cs": "csharp", ".lua": "lua", ".scala": "scala",
-              ".sc": "scala"}
+              ".sc": "scala", ".go": "go", ".rs": "rust"}
 
 
 def language_of(path: str, h_language: str = "c") -> str | None:
@@ -102,7 +117,36 @@ def _lua_assigned(node) -> tuple[str, object] | None:
     return _plain(_text(names.named_children[0]).replace(":", ".")), node
 
 
+def _rust_type(node) -> str | None:
+    """The type an `impl` block implements, as its last path segment (`&'a mut m::S<T>` -> `S`)."""
+    while node is not None and node.type in ("reference_type", "generic_type", "pointer_type"):
+        node = node.child_by_field_name("type")
+    if node is not None and node.type == "scoped_type_identifier":
+        node = node.child_by_field_name("name")
+    return _plain(_text(node)) if node is not None else None
+
+
+def _go_receiver(node) -> str | None:
+    """The type name of a Go method's receiver (`(r *T[K])` -> `T`)."""
+    recv = node.child_by_field_name("receiver")
+    param = next((c for c in recv.named_children if c.type == "parameter_declaration"), None) if recv else None
+    typ = param.child_by_field_name("type") if param is not None else None
+    while typ is not None and typ.type in ("pointer_type", "generic_type", "parenthesized_type"):
+        typ = typ.child_by_field_name("type") or (typ.named_children[0] if typ.named_children else None)
+    return _plain(_text(typ)) if typ is not None else None
+
+
 def _name(node, lang: str) -> str | None:
+    if lang == "go" and node.type == "type_spec":
+        typ = node.child_by_field_name("type")
+        return _plain(_text(node.child_by_field_name("name"))) if typ is not None and typ.type in GO_TYPES else None
+    if lang == "go" and node.type == "method_declaration":
+        recv, named = _go_receiver(node), node.child_by_field_name("name")
+        return f"{recv}.{_text(named)}" if recv and named is not None else None
+    if node.type == "impl_item":
+        return _rust_type(node.child_by_field_name("type"))
+    if lang == "rust" and node.type in ("mod_item", "function_item") and node.child_by_field_name("body") is None:
+        return None  # `mod m;` (the module is another file), a bodiless signature
     if lang in ("c", "cpp") and node.type == "function_definition":
         return _declared_name(node)
     if lang == "lua":
@@ -116,6 +160,12 @@ def _name(node, lang: str) -> str | None:
     return _plain(_text(named)) if named is not None else None
 
 
+def _single_spec(node) -> bool:
+    """A Go `type` declaration of one spec (`type T struct {...}`, not `type ( A ...; B ... )`)."""
+    return node is not None and node.type == "type_declaration" and sum(
+        c.type == "type_spec" for c in node.named_children) == 1
+
+
 @lru_cache(maxsize=4096)
 def native_symbols(path: str, text: str, lang: str) -> tuple[Symbol, ...]:
     defs, wrappers, bodies = DEFINITIONS[lang], WRAPPERS.get(lang, set()), BODIES | LANG_BODIES.get(lang, set())
@@ -126,14 +176,18 @@ def native_symbols(path: str, text: str, lang: str) -> tuple[Symbol, ...]:
     def walk(node, prefix: str) -> None:
         for child in node.named_children:
             kind = defs.get(child.type)
-            if kind == "class" and not any(c.type in bodies for c in child.named_children):
+            if kind == "class" and lang not in NO_FORWARD and not any(c.type in bodies for c in child.named_children):
                 kind = None  # a forward declaration or a use of the type, not its definition
             name = _name(child, lang) if kind else None
             assigned = _lua_assigned(child) if lang == "lua" and not kind else None
             if assigned:
                 kind, name = "function", assigned[0]
-            if name:
+            if kind == "scope" and name:
+                walk(child, f"{prefix}.{name}" if prefix else name)
+            elif name:
                 outer = child.parent if child.parent is not None and child.parent.type in wrappers else child
+                if lang == "go" and child.type == "type_spec" and _single_spec(child.parent):
+                    outer = child.parent
                 qname = f"{prefix}.{name}" if prefix else name
                 kind = "method" if kind == "function" and prefix else kind
                 s, e = outer.start_point[0], _end_row(outer)

@@ -45,6 +45,15 @@ the mirror serves one release of each Scala project Debian has (scala, pilon, la
 
     .venv/bin/python benchmarks/compound.py --set f -v
 
+`--set g` builds it over PACKAGES_G, Go and Rust, from projects in no other list: Debian's upstream
+tarballs only (golang-* sources, fzf, micro, restic, delve; rust-* crates, newsboat's, suricata's, gnome-podcasts'
+and cryptography's Rust), where the mirror serves two or more releases, into
+~/.cache/limpet-compound-g/cases-compound-g.jsonl.gz. It was built blind, as sets e and f were. PyPI's
+maturin sdists (pydantic-core, jiter) ship their crates but do not download here: pip's sdist step builds
+maturin from source:
+
+    .venv/bin/python benchmarks/compound.py --set g -v
+
 Third-party code and the built cases stay in ~/.cache/limpet-compound*/ (never committed). The output
 is deterministic: sampling is seeded by package, pair and category; the gzip mtime is 0.
 """
@@ -78,6 +87,8 @@ CACHE_E = Path.home() / ".cache" / "limpet-compound-e"
 OUT_E = CACHE_E / "cases-compound-e.jsonl.gz"
 CACHE_F = Path.home() / ".cache" / "limpet-compound-f"
 OUT_F = CACHE_F / "cases-compound-f.jsonl.gz"
+CACHE_G = Path.home() / ".cache" / "limpet-compound-g"
+OUT_G = CACHE_G / "cases-compound-g.jsonl.gz"
 STANDARD = ["shifted", "edited", "renamed", "moved_file", "deleted", "line"]
 CATEGORIES = COMPOUND + STANDARD
 PAIR_CAP = dict.fromkeys(COMPOUND, 4) | dict.fromkeys(STANDARD, 1) | {"renamed": 2, "moved_file": 2, "line_gone": 2}
@@ -310,8 +321,51 @@ PACKAGES_F: tuple[Package, ...] = (
             h_language="cpp"),
     Package("debian", "re2", "cpp", _v("20220601+dfsg 20240702"), ("re2", "util"), (".cc", ".h"), h_language="cpp"),
 )
+# Set g: blind, Go and Rust, from projects in no other list (the public six hold gin and bat: not here), from
+# Debian's orig tarballs where the mirror serves two or more releases. Roots skip vendored crates (suricata's
+# rust/vendor), generated tables (goldmark's util/*entities*, micro's internal/config runtime), protobuf and mock
+# output (syncthing's: not here), test data and code that moved out of the roots between releases (restic's
+# internal/restic -> internal/data).
+SURICATA = _under("rust/src", "dns", "http2", "nfs", "mqtt", "ssh", "rfb", "sip", "dhcp", "krb", "snmp", "tftp",
+                  "dcerpc", "ntp")
+RESTIC = ("cmd/restic", *_under("internal", "repository", "archiver", "restorer", "walker", "fuse", "ui"))
+MICRO = ("cmd/micro", "pkg/highlight", *_under("internal", "action", "buffer", "display", "info", "shell", "util",
+                                               "views", "screen", "clipboard"))
+XTOOLS = ("go/ast/astutil", "go/ast/inspector", "go/cfg", "go/types/typeutil", "go/types/objectpath", "go/buildutil",
+          "internal/diff", "internal/event", "internal/jsonrpc2", "refactor/rename", "cmd/digraph", "container/intsets")
+COBRA = ("doc", *(f"{n}{t}.go" for n in ("command", "completions", "args", "flag_groups", "active_help", "cobra",
+                                          "bash_completions", "bash_completionsV2", "fish_completions",
+                                          "powershell_completions", "zsh_completions") for t in ("", "_test")))
+PACKAGES_G: tuple[Package, ...] = (
+    Package("debian", "golang-github-yuin-goldmark", "go", _v("1.5.4 1.7.4 1.8.2"), (
+        "ast", "parser", "renderer", "extension", "text", *_under("util", "util.go", "util_cjk.go", "util_safe.go")),
+        (".go",)),
+    Package("debian", "golang-mvdan-sh", "go", _v("3.6.0 3.8.0 3.12.0 3.13.1 3.14.1"),
+            ("syntax", "interp", "expand", "pattern", "shell", "fileutil", "cmd"), (".go",)),
+    Package("debian", "golang-go.uber-zap", "go", _v("1.26.0 1.27.0"),
+            ("zapcore", "zaptest", "zapio", "zapgrpc", "buffer", "internal", "exp"), (".go",)),
+    Package("debian", "golang-github-google-go-cmp", "go", _v("0.5.9 0.6.0 0.7.0"), ("cmp",), (".go",)),
+    Package("debian", "golang-github-spf13-cobra", "go", _v("1.6.1 1.8.1 1.10.2"), COBRA, (".go",)),
+    Package("debian", "fzf", "go", _v("0.38.0 0.60.3"), ("src",), (".go",)),
+    Package("debian", "micro", "go", _v("2.0.8 2.0.14"), MICRO, (".go",)),
+    Package("debian", "restic", "go", _v("0.14.0 0.18.0 0.19.1"), RESTIC, (".go",)),
+    Package("debian", "golang-golang-x-tools", "go", _v("0.5.0+ds 0.25.0+ds 0.44.0+ds 0.46.0+ds 0.49.0+ds"), XTOOLS,
+            (".go",)),  # not go/callgraph, internal/gcimporter: testdata/ packages
+    Package("debian", "delve", "go", _v("1.20.2 1.24.0"), ("cmd/dlv", "pkg/terminal", "pkg/locspec", *_under(
+        "service", "api", "debugger", "rpc2")), (".go",)),  # not pkg/proc (too big a pair), pkg/dwarf/op (generated)
+    Package("debian", "newsboat", "rust", _v("2.36 2.44"),
+            _under("rust", "libnewsboat", "libnewsboat-ffi", "strprintf", "regex-rs"), (".rs",)),
+    Package("debian", "python-cryptography", "rust", _v("38.0.4 43.0.0 49.0.0"), ("src/rust",), (".rs",)),
+    Package("debian", "suricata", "rust", _v("6.0.1 7.0.10 8.0.7"), SURICATA, (".rs",)),
+    Package("debian", "gnome-podcasts", "rust", _v("25.2+dfsg 25.3+dfsg"), ("podcasts-data/src", "podcasts-gtk/src"),
+            (".rs",)),
+    Package("debian", "rust-tiny-skia", "rust", _v("0.8.3 0.11.4"), ("src", "tests"), (".rs",)),
+    Package("debian", "rust-sequoia-git", "rust", _v("0.4.0 0.6.0"), ("src", "tests"), (".rs",)),
+    Package("debian", "rust-hashbrown", "rust", _v("0.12.3 0.16.1"), ("src", "tests"), (".rs",)),
+)
 SETS = {"a": (PACKAGES, CACHE, OUT), "b": (PACKAGES_B, CACHE_B, OUT_B), "c": (PACKAGES_C, CACHE_C, OUT_C),
-        "d": (PACKAGES_D, CACHE_D, OUT_D), "e": (PACKAGES_E, CACHE_E, OUT_E), "f": (PACKAGES_F, CACHE_F, OUT_F)}
+        "d": (PACKAGES_D, CACHE_D, OUT_D), "e": (PACKAGES_E, CACHE_E, OUT_E), "f": (PACKAGES_F, CACHE_F, OUT_F),
+        "g": (PACKAGES_G, CACHE_G, OUT_G)}
 
 
 def _trees(pkg: Package, v0: str, v1: str, cache: Path) -> tuple[dict[str, str], dict[str, str]]:
