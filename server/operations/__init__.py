@@ -13,7 +13,6 @@ the operations are listed (operations_for, REGISTRY), every family.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -56,18 +55,22 @@ OPERATION_MODULES = {
 }
 
 
-FAMILY_MODULES = ("_feedback", "_paired", "_review", "_threads")
-
-
 def _load(module: str) -> None:
     """Import one family's module (its operations register themselves)."""
-    if module not in FAMILY_MODULES:
+    if module == "_threads":
+        from limpet.server.operations import _threads  # noqa: F401
+    elif module == "_paired":
+        from limpet.server.operations import _paired  # noqa: F401
+    elif module == "_feedback":
+        from limpet.server.operations import _feedback  # noqa: F401
+    elif module == "_review":
+        from limpet.server.operations import _review  # noqa: F401
+    else:
         raise KeyError(module)
-    importlib.import_module(f"{__name__}.{module}")
 
 
 def _registry_of_all() -> dict[str, Operation]:
-    for module in FAMILY_MODULES:
+    for module in ("_feedback", "_paired", "_review", "_threads"):
         _load(module)
     return _registry.REGISTRY
 
