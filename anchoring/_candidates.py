@@ -53,10 +53,9 @@ def orphan_candidates(anchor: Anchor, source: bytes | None, index: WorkspaceInde
     if index is not None and anchor.fingerprint:
         paths = [p for p in index.scope(True, family=family_for_path(anchor.file)) if p != anchor.file]
         for path, sv, _shared in index.similar_symbols(anchor.sketch, paths, min_shared=2, limit=3 * k,
-                                                       kind=anchor.symbol_kind):
-            if kinds_compatible(anchor.symbol_kind, sv.kind):
-                view = index.view(path)
-                add(path, _rows(anchor, view, sv), symbol_similarity(anchor, sv, blind=True), "moved")
+                                                       kind=anchor.symbol_kind):  # compatible kinds only
+            view = index.view(path)
+            add(path, _rows(anchor, view, sv), symbol_similarity(anchor, sv, blind=True), "moved")
     ranked = sorted(found.values(), key=lambda c: (-c.score, c.file, c.line_start, c.line_end))
     return ranked[:k]
 

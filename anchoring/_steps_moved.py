@@ -130,9 +130,7 @@ def _by_similarity(anchor: Anchor, index: WorkspaceIndex, paths: list[str]) -> H
         return None
     near = index.similar_symbols(anchor.sketch, paths, limit=CANDIDATES_CHECKED, kind=anchor.symbol_kind)
     scored = []
-    for path, sv, _shared in near:
-        if not kinds_compatible(anchor.symbol_kind, sv.kind):
-            continue
+    for path, sv, _shared in near:  # of compatible kinds only
         sim = symbol_similarity(anchor, sv, blind=True)
         need = MOVED_MIN_SAME_NAME if sv.name == anchor.symbol_name else MOVED_MIN
         if anchor.position != "symbol":  # a trigram-Jaccard estimate: runs lower than text similarity

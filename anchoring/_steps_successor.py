@@ -248,9 +248,8 @@ def _candidates(anchor: Anchor, view: FileView | None, index: WorkspaceIndex | N
     if not paths:
         return
     for path, sv, _shared in index.similar_symbols(anchor.sketch, paths, min_shared=2, limit=OTHER_CANDIDATES,
-                                                   kind=anchor.symbol_kind):
-        if kinds_compatible(anchor.symbol_kind, sv.kind):
-            yield path, index.view(path), sv
+                                                   kind=anchor.symbol_kind):  # compatible kinds only
+        yield path, index.view(path), sv
 
 
 def _own_candidates(anchor: Anchor, view: FileView, before: FileView | None) -> list[SymbolView]:
