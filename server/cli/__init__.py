@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from limpet.model import LimpetError
 from limpet.server.cli._app import COMMAND_MODULES, cli, fail
-from limpet.server.core import Service
+from limpet.server.core import end_of_command
 
 __all__ = ["COMMAND_MODULES", "cli", "main"]
 
@@ -50,4 +50,4 @@ def main(argv: list[str] | None = None) -> None:
     except LimpetError as exc:  # e.g. the workspace itself is missing
         fail(exc, False)
     finally:
-        Service.end_of_command()  # re-anchoring results computed by this command reach the disk
+        end_of_command()  # re-anchoring results computed by this command reach the disk

@@ -6,6 +6,7 @@
     ThreadFilter     the one filter listing, search, resources and exports share
     Change           what listeners receive when threads, files or the review change
     search_threads   regex search over comment bodies, bounded in time
+    flush_all, end_of_command   what a process's services computed reaches the disk before it exits
 
 The core alone talks to limpet.server.store and the engine; operations and doors use only
 the names exported here.
@@ -17,6 +18,7 @@ from limpet.server.core._changes import Change, ChangeListener
 from limpet.server.core._export import EXPORT_SCHEME, ImportReport, export_workspaces
 from limpet.server.core._filters import ThreadFilter, is_glob
 from limpet.server.core._ids import format_time, local_author, utc_now
+from limpet.server.core._process import end_of_command, flush_all
 from limpet.server.core._reconcile import ReconcileReport
 from limpet.server.core._service import Service
 from limpet.server.core._validation import invalid_argument_from, invalid_argument_from_decoding
@@ -32,7 +34,9 @@ __all__ = [
     "ReviewMode",
     "Service",
     "ThreadFilter",
+    "end_of_command",
     "export_workspaces",
+    "flush_all",
     "format_time",
     "invalid_argument_from",
     "invalid_argument_from_decoding",

@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
-import weakref
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -29,16 +28,10 @@ from limpet.server.core._changes import Change, ChangeFeed, ChangeListener
 from limpet.server.core._export import Exports, ImportReport
 from limpet.server.core._filters import ThreadFilter
 from limpet.server.core._ids import new_thread_id, resolve_prefix, utc_now
+from limpet.server.core._process import register
 from limpet.server.core._reconcile import Reconciler, ReconcileReport
 from limpet.server.core._tree import FileListing, file_tree, looks_binary, source_of, thread_counts
-from limpet.server.store import (
-    DEFAULT_LOCK_TIMEOUT,
-    Event,
-    IdTaken,
-    ThreadStore,
-    Workspace,
-    leave_frozen_at_exit,
-)
+from limpet.server.store import DEFAULT_LOCK_TIMEOUT, Event, IdTaken, ThreadStore, Workspace
 
 if TYPE_CHECKING:  # the engine, prompts and review: imported by the methods using them (`list` needs none)
     from limpet.anchoring import Candidate
@@ -49,9 +42,6 @@ __all__ = ["Service"]
 
 
 class Service:
-    # Every live service, so a door can flush staged positions before its process exits.
-    live: weakref.WeakSet[Service] = weakref.WeakSet()
-
     def __init__(self, root: str | os.PathLike[str], *, lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
                  one_shot: bool = False) -> None:
         """one_shot: the process answers one command and exits (the CLI; see Reconciler.prime)."""
@@ -63,7 +53,7 @@ class Service:
         self._changes.subscribe(self._listing.on_change)
         self._exports = Exports(self._ws, self._store, self.threads, self._written, self._snapshot_event)
         self._selections: dict[ThreadFilter, tuple[int, tuple[Thread, ...]]] = {}  # see _selected
-        Service.live.add(self)
+        register(self)  # its staged positions reach the disk before the process exits (_process)
 
     @functools.cached_property
     def _reviews(self) -> Reviews:
@@ -129,18 +119,6 @@ class Service:
     def problems(self) -> dict[str, list[str]]:
         """Store files limpet could not fully read (skipped, kept as they are), and why."""
         return self._store.problems()
-
-    @classmethod
-    def flush_all(cls) -> None:
-        for service in list(cls.live):
-            service.flush()
-
-    @classmethod
-    def end_of_command(cls) -> None:
-        """A one-shot command (a CLI process) is done: what it computed reaches the disk, and
-        what it loaded is left for the process's end, not collected once more."""
-        cls.flush_all()
-        leave_frozen_at_exit()
 
     # -- reading --------------------------------------------------------------------------
     def threads(self, flt: ThreadFilter | None = None, *, fresh: bool = True) -> list[Thread]:

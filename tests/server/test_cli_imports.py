@@ -10,7 +10,7 @@ import sys
 
 from limpet.anchoring import content_hash as engine_hash
 from limpet.model import content_hash as model_hash
-from limpet.server.core import Service, _reconcile
+from limpet.server.core import Service, _reconcile, flush_all
 from limpet.server.operations import OPERATION_MODULES, REGISTRY
 
 # Modules a read of threads whose files did not change never needs.
@@ -54,7 +54,7 @@ def test_the_core_hashes_a_file_with_the_engine_s_own_function():
 
 def test_a_fresh_list_or_show_loads_only_what_it_needs(workspace, tmp_path):
     t = Service(workspace, one_shot=True).add("src/auth.py", 10, 14, "about validate_token")
-    Service.flush_all()
+    flush_all()
     _modules_of(workspace, tmp_path, "list")  # the first read may settle the new thread's position
     for args in (["list"], ["show", t.id], ["list", "--json"]):
         loaded = _modules_of(workspace, tmp_path, *args)
@@ -83,7 +83,7 @@ def test_a_fresh_read_leaves_settled_orphans_alone(workspace, monkeypatch):
     t = live.add("src/auth.py", 10, 14, "about validate_token")
     (workspace / "src" / "auth.py").write_text("# the code is gone\n")
     assert live.get(t.id).health == "orphaned"
-    Service.flush_all()
+    flush_all()
 
     def forbidden(*_args, **_kwargs):
         raise AssertionError("a read of a settled orphan searched the workspace")
