@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import fnmatch
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from limpet.model import Thread
 
@@ -14,7 +14,7 @@ _GLOB_CHARS = frozenset("*?[")
 
 
 def is_glob(pattern: str) -> bool:
-    return any(c in _GLOB_CHARS for c in pattern)
+    return not _GLOB_CHARS.isdisjoint(pattern)
 
 
 def _glob_match(path: str, pattern: str) -> bool:
@@ -70,10 +70,14 @@ class ThreadFilter:
             return False
         return True
 
-    def apply(self, threads: Iterable[Thread]) -> Iterator[Thread]:
-        if self == _NO_FILTER:
+    def apply(self, threads: Iterable[Thread], *, file_chosen: bool = False) -> Iterator[Thread]:
+        """The threads that match. `file_chosen`: they are already those of this filter's exact
+        file, so only the other criteria are checked (none: no thread is looked at, which is
+        what keeps a short page of a big file cheap)."""
+        rest = replace(self, file=None) if file_chosen else self
+        if rest == _NO_FILTER:
             return iter(threads)
-        return (t for t in threads if self.matches(t))
+        return (t for t in threads if rest.matches(t))
 
 
 _NO_FILTER = ThreadFilter()

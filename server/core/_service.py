@@ -159,7 +159,7 @@ class Service:
         store gives the same (identical) tuple."""
         exact = flt.exact_file
         if exact is not None:
-            return tuple(flt.apply(self._store.for_file(exact)))
+            return tuple(flt.apply(self._store.for_file(exact), file_chosen=True))
         version = self._store.version()
         cached = self._selections.get(flt)
         if cached is None or cached[0] != version:
