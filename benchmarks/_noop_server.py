@@ -18,7 +18,7 @@ TOOL = types.Tool(name="noop", description="does nothing", input_schema={"type":
 
 
 ECHO = types.Tool(name="echo", description="answers with a fixed result", input_schema={"type": "object"})
-PAYLOAD = json.loads(open(sys.argv[1], "rb").read()) if len(sys.argv) > 1 else {}
+PAYLOAD: dict = {}  # the echo's result, read from the path argument when run as a script
 
 
 async def list_tools(ctx, params):
@@ -38,4 +38,6 @@ async def main() -> None:
 
 
 if __name__ == "__main__":
+    if len(sys.argv) > 1:
+        PAYLOAD = json.loads(open(sys.argv[1], "rb").read())
     anyio.run(main)
