@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from limpet.model import InvalidArgument, Thread
-from limpet.server.core._search_corpus import SEP, corpus_of, pieces_to_find
+from limpet.server.core._search_corpus import SEP, Chunk, corpus_of, pieces_to_find
 
 if TYPE_CHECKING:  # imported by the search itself: most commands never search
     import regex
@@ -97,28 +97,41 @@ def _fast(pattern: regex.Pattern[str], threads: Sequence[Thread], start: int, wa
     for k in chunks:  # an early stop skips the rest
         first = corpus.spans[k]
         chunk = corpus.chunk(k)
-        starts, joined = chunk.starts, chunk.text
-        at = starts[start - first] if start > first else 0
-        while len(found) < want and at <= len(joined):  # past the end: the last thread was a hit
-            try:
-                hit = pattern.search(joined, at, timeout=deadline.left())
-            except TimeoutError:
-                raise deadline.expired() from None
-            if hit is None:
-                break
-            i = chunk.thread_at(hit.start())
-            thread = threads[first + i]
-            # Within a lone body, a context-free pattern's hit is a hit in that body alone; one
-            # reaching into a separator (after the body, or between a thread's comments) is
-            # checked against the thread's own comments.
-            inside = len(thread.comments) == 1 and hit.end() <= starts[i + 1] - len(SEP)
-            if not inside and not _matches(pattern, thread, deadline):  # it spans bodies: be exact from here
-                return found + _slow(pattern, threads[first + i:], want - len(found), deadline)
-            found.append(thread)
-            at = starts[i + 1]
-        if len(found) >= want:
-            break
+        skip = max(start - first, 0)
+        runs = chunk.runs_holding(pieces, skip) if pieces else [(skip, len(chunk.threads))]
+        for lo, hi in runs:
+            spanning = _scan(pattern, chunk, lo, hi, want, found, deadline)
+            if spanning is not None:  # a hit spans bodies: be exact from here
+                return found + _slow(pattern, threads[first + spanning:], want - len(found), deadline)
+            if len(found) >= want:
+                return found
     return found
+
+
+def _scan(pattern: regex.Pattern[str], chunk: Chunk, lo: int, hi: int, want: int, found: list[Thread],
+          deadline: _Deadline) -> int | None:
+    """Add the hits among the chunk's threads lo..hi-1 to `found`, up to `want` in all; when a
+    hit spans two bodies, stop and return the index of the thread it starts in."""
+    starts, joined, threads = chunk.starts, chunk.text, chunk.threads
+    at, end = starts[lo], starts[hi] - len(SEP)  # the text of threads lo..hi-1, as a string's whole
+    while len(found) < want and at <= end:  # past the end: the last thread was a hit
+        try:
+            hit = pattern.search(joined, at, end, timeout=deadline.left())
+        except TimeoutError:
+            raise deadline.expired() from None
+        if hit is None:
+            break
+        i = chunk.thread_at(hit.start())
+        thread = threads[i]
+        # Within a lone body, a context-free pattern's hit is a hit in that body alone; one
+        # reaching into a separator (after the body, or between a thread's comments) is
+        # checked against the thread's own comments.
+        inside = len(thread.comments) == 1 and hit.end() <= starts[i + 1] - len(SEP)
+        if not inside and not _matches(pattern, thread, deadline):
+            return i
+        found.append(thread)
+        at = starts[i + 1]
+    return None
 
 
 def search_threads(threads: Sequence[Thread], query: str, limit: int, start: int = 0) -> tuple[list[Thread], bool]:

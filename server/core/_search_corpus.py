@@ -11,13 +11,17 @@ whose pattern must contain "handler 5.1" skips every chunk lacking " 5." or "5.1
 bit is certain; a set bit may be another trigram's, which only costs a scan). It is built the
 first time a big selection is searched; a small one is scanned whole, which is as fast. Which
 chunks hold a trigram is kept per corpus (`Corpus.holding`), as the bits of an int: patterns
-share most of their pieces, so a search reads a few ints, not every chunk's map.
+share most of their pieces, so a search reads a few ints, not every chunk's map. Inside a
+chunk that holds every piece, each block of `BLOCK` threads has a smaller map of its own
+(`Chunk.runs_holding`): only the blocks holding every piece are scanned, an eighth of the
+chunk when the pattern is about one file's threads.
 """
 
 from __future__ import annotations
 
 import bisect
 import copy
+import functools
 import itertools
 import threading
 from collections.abc import Sequence
@@ -28,8 +32,13 @@ __all__ = ["Chunk", "Corpus", "corpus_of", "pieces_to_find", "SEP"]
 
 SEP = "\n\x00\n"  # between two bodies: non-word characters, like a string's edge
 CHUNK = 1024  # threads per chunk, on average (a power of two)
+BLOCK = 128  # threads per block, the part of a chunk a filtered search scans or skips
 FILTER_MIN = 8192  # selections from this size on are filtered by trigrams before being scanned
 _MAP_BITS = 1 << 16
+_BLOCK_BITS = 1 << 14  # a block holds an eighth of a chunk's text: a quarter of the bits keeps it as sparse
+_BLOCK_BYTES = _BLOCK_BITS // 8
+# _BIT_SET[k] maps a byte to 1 when its bit k is set, else 0 (for bytes.translate).
+_BIT_SET = [bytes((byte >> k) & 1 for byte in range(256)) for k in range(8)]
 _MAX_COLUMNS = 4096  # pieces whose chunks a corpus remembers (an int of one bit a chunk each)
 
 
@@ -42,7 +51,7 @@ class Chunk:
     """The joined text of consecutive threads: `starts[i]` is where thread i's text begins (one
     more entry: where the next would)."""
 
-    __slots__ = ("_map", "starts", "text", "threads")
+    __slots__ = ("_blocks", "_map", "starts", "text", "threads")
 
     def __init__(self, threads: tuple) -> None:
         texts = [_text(t) for t in threads]
@@ -50,6 +59,7 @@ class Chunk:
         self.starts = [0, *itertools.accumulate(len(x) + len(SEP) for x in texts)]
         self.text = SEP.join(texts)
         self._map: bytearray | None = None
+        self._blocks = bytearray()  # the blocks' maps, end to end
 
     @property
     def key(self) -> tuple[str, str, int]:
@@ -69,25 +79,66 @@ class Chunk:
 
     def trigram_map(self) -> bytearray:
         if self._map is None:
-            self._map = _trigram_map(self.text)
+            self._map, self._blocks = _trigram_maps(self.text, self._block_spans())
         return self._map
 
+    def _block_spans(self) -> list[tuple[int, int]]:
+        """Where each block's text begins and ends (its last body's end)."""
+        n, starts = len(self.threads), self.starts
+        return [(starts[lo], starts[min(lo + BLOCK, n)] - len(SEP)) for lo in range(0, n, BLOCK)]
 
-def pieces_to_find(query: str, selection_size: int) -> list[tuple[int, int]]:
-    """The trigrams every match of `query` contains, as the maps hold them ((byte, bit mask)
-    pairs); none for a small selection, which is scanned whole."""
-    if selection_size < FILTER_MIN:
-        return []
-    return [(b >> 3, 1 << (b & 7)) for b in {hash(t) % _MAP_BITS for t in trigrams(query)}]
+    def runs_holding(self, pieces: Sequence[int], first: int) -> list[tuple[int, int]]:
+        """The threads (index ranges [lo, hi) from `first` on, adjacent blocks merged) of the
+        blocks whose maps have every piece: only those can hold a match."""
+        self.trigram_map()
+        held = -1  # byte j (0 or 1): does block j hold every piece so far
+        for b in pieces:
+            b &= _BLOCK_BITS - 1
+            # The byte holding the piece's bit in every block's map (they are laid end to end),
+            # each made 1 or 0 by its bit: one int of a byte a block, for all blocks at once.
+            held &= int.from_bytes(self._blocks[b >> 3::_BLOCK_BYTES].translate(_BIT_SET[b & 7]), "little")
+            if not held:
+                return []
+        runs: list[tuple[int, int]] = []
+        while held:
+            low = held & -held
+            held ^= low
+            j = (low.bit_length() - 1) >> 3
+            lo, hi = max(j * BLOCK, first), min((j + 1) * BLOCK, len(self.threads))
+            if lo >= hi:
+                continue
+            if runs and runs[-1][1] == lo:
+                runs[-1] = (runs[-1][0], hi)
+            else:
+                runs.append((lo, hi))
+        return runs
 
 
-def _trigram_map(text: str) -> bytearray:
-    folded = fold(text)
-    bitmap = bytearray(_MAP_BITS // 8)
-    for piece in set(map("".join, zip(folded, folded[1:], folded[2:], strict=False))):
-        b = hash(piece) % _MAP_BITS
-        bitmap[b >> 3] |= 1 << (b & 7)
-    return bitmap
+def pieces_to_find(query: str, selection_size: int) -> tuple[int, ...]:
+    """The trigrams every match of `query` contains, as the maps hold them (bit numbers in a
+    chunk's map); none for a small selection, which is scanned whole."""
+    return () if selection_size < FILTER_MIN else _pieces(query)
+
+
+@functools.lru_cache(maxsize=256)  # as the compiled patterns are: a page after a page asks again
+def _pieces(query: str) -> tuple[int, ...]:
+    return tuple(sorted({hash(t) % _MAP_BITS for t in trigrams(query)}))
+
+
+def _trigram_maps(text: str, blocks: list[tuple[int, int]]) -> tuple[bytearray, bytearray]:
+    """The chunk's map and its blocks' maps, end to end (the chunk's is their union: a trigram
+    across two bodies is never asked for, since no match of one body holds it)."""
+    folded = fold(text)  # as long as the text: fold never changes a string's length
+    chunk = bytearray(_MAP_BITS // 8)
+    maps = bytearray(_BLOCK_BYTES * len(blocks))
+    for j, (lo, hi) in enumerate(blocks):
+        part, base = folded[lo:hi], j * _BLOCK_BYTES
+        for piece in set(map("".join, zip(part, part[1:], part[2:], strict=False))):
+            b = hash(piece) % _MAP_BITS
+            chunk[b >> 3] |= 1 << (b & 7)
+            b &= _BLOCK_BITS - 1
+            maps[base + (b >> 3)] |= 1 << (b & 7)
+    return chunk, maps
 
 
 class Corpus:
@@ -105,7 +156,7 @@ class Corpus:
         self.spans = [0, *ends]
         self._chunks: list[Chunk | None] = [None] * len(ends)
         self._kept = kept  # chunks of earlier selections, by their key
-        self._columns: dict[tuple[int, int], int] = {}
+        self._columns: dict[int, int] = {}
         self._lock = threading.Lock()  # the HTTP door may search from several threads
 
     def _ends_like(self, old: Corpus) -> list[int]:
@@ -139,7 +190,7 @@ class Corpus:
         self._kept[key] = chunk
         return chunk
 
-    def holding(self, pieces: list[tuple[int, int]], first: int) -> list[int]:
+    def holding(self, pieces: Sequence[int], first: int) -> list[int]:
         """The indexes of chunks from `first` on whose maps have every piece (a missing bit is
         certain; a set one may be another trigram's, which only costs a scan). Known pieces are
         read first: when they leave no chunk, new ones are not looked up at all."""
@@ -162,11 +213,11 @@ class Corpus:
             found ^= low
         return out
 
-    def _column(self, piece: tuple[int, int]) -> int:
+    def _column(self, piece: int) -> int:
         """Which chunks' maps hold `piece`, as the bits of an int (kept: patterns share pieces)."""
         column = self._columns.get(piece)
         if column is None:
-            byte, mask = piece
+            byte, mask = piece >> 3, 1 << (piece & 7)
             column = 0
             for k in range(len(self._chunks)):
                 if (self._chunks[k] or self.chunk(k)).trigram_map()[byte] & mask:

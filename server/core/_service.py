@@ -145,7 +145,8 @@ class Service:
         if flt.file is not None or flt.depends_on_positions:
             return choose(tuple(self.threads(flt)))
         chosen = choose(self._selected(flt))
-        stale = self._reconciler.stale_in(self._store.by_file(), {t.anchor.file for t in chosen})
+        # The snapshot _selected read (it caught up with the disk a moment ago).
+        stale = self._reconciler.stale_in(self._store.by_file(refresh=False), {t.anchor.file for t in chosen})
         if not stale:
             return chosen
         self._reconcile_threads(stale)

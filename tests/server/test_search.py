@@ -26,8 +26,9 @@ BODY_CHARS = "abAB \n\x00ksiKSI.5\u017f\u0130\u0131\u212a"
 
 
 def _small_chunks():
-    """Chunks of ~4 threads, every selection filtered by trigrams: the paths big stores take."""
-    return mock.patch.multiple(_search_corpus, CHUNK=4, FILTER_MIN=0)
+    """Chunks of ~4 threads in blocks of 2, every selection filtered by trigrams: the paths big
+    stores take."""
+    return mock.patch.multiple(_search_corpus, CHUNK=4, BLOCK=2, FILTER_MIN=0)
 
 
 def _threads(bodies: list[list[str]]) -> list[SimpleNamespace]:
