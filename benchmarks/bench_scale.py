@@ -8,8 +8,9 @@
 - p95 of comment_list(file) and search_comments over stdio against ping to the same server;
   a page of 100 threads is ~95 KB twice over (structured content and its text), so the same
   call with 10 threads a page (what a file holds at 3,000 threads) shows what the store's size
-  costs, and a bare SDK server answering with the very same 100-thread result shows what
-  carrying those bytes costs the SDK and the pipe alone.
+  costs, a bare SDK server answering with the very same 100-thread result shows what
+  carrying those bytes costs the SDK and the pipe alone, and limpet's own server answering
+  each page from a memo (no store work) shows the floor the page's bytes set for it.
 """
 
 from __future__ import annotations
@@ -71,7 +72,18 @@ def _stdio(root: Path, files: int, n: int = 200) -> dict[str, list[float]]:
         out["first search (cold server)"] = [first]
         page = c.call_tool("comment_list", {"file": _file(1, files)})["structuredContent"]
     out.update(_bare_echo(root, page, n))
+    out.update(_from_memo(root, files, n))
     return out
+
+
+def _from_memo(root: Path, files: int, n: int) -> dict[str, list[float]]:
+    """The same server answering each 100-thread page from a memo of its first answer (every page
+    asked once before), and its own ping: what the page's bytes cost with no store work."""
+    with RawClient([sys.executable, str(HERE / "_memo_server.py"), str(root)], root) as memo:
+        for i in range(min(files, n + 20)):
+            memo.call_tool("comment_list", {"file": _file(i, files)})
+        return _time_sync({"memo ping": lambda i: memo.ping(),
+                           "memo list": lambda i: memo.call_tool("comment_list", {"file": _file(i, files)})}, n)
 
 
 def _bare_echo(root: Path, result: dict, n: int) -> dict[str, list[float]]:
@@ -111,6 +123,7 @@ def main(files: int = 1000, per_file: int = 100) -> list[Row]:
         ping = median(lat.pop("ping"))
         first = lat.pop("first search (cold server)")[0]
         bare_ping, echo = median(lat.pop("bare ping")), lat.pop("bare echo")
+        memo_ping, memo = median(lat.pop("memo ping")), percentile(lat.pop("memo list"), 0.95)
         rows.append(Row(f"first search_comments of a fresh server, {total:,} threads (stdio)", f"{first:.0f} ms",
                         f"ping p50 {ping:.2f} ms", None, "report", None))
         for name, values in lat.items():
@@ -123,6 +136,9 @@ def main(files: int = 1000, per_file: int = 100) -> list[Row]:
                         "answering with the same result", f"p95 {listed:.2f} ms",
                         f"bare echo p95 {percentile(echo, 0.95):.2f} ms (its ping p50 {bare_ping:.2f} ms)",
                         listed / percentile(echo, 0.95), "report", None))
+        rows.append(Row(f"comment_list(file), 100 threads a page, {total:,} threads, answered from a memo by the same "
+                        "server (no store work: what the page's bytes cost the pipeline and the pipe)",
+                        f"p95 {memo:.2f} ms", f"its ping p50 {memo_ping:.2f} ms", memo / memo_ping, "report", None))
     return rows
 
 
