@@ -79,7 +79,8 @@ class Chunk:
 
     def trigram_map(self) -> bytearray:
         if self._map is None:
-            self._map, self._blocks = _trigram_maps(self.text, self._block_spans())
+            chunk_map, self._blocks = _trigram_maps(self.text, self._block_spans())
+            self._map = chunk_map  # last: a search in another thread that sees it sees the blocks too
         return self._map
 
     def _block_spans(self) -> list[tuple[int, int]]:
@@ -90,6 +91,8 @@ class Chunk:
     def runs_holding(self, pieces: Sequence[int], first: int) -> list[tuple[int, int]]:
         """The threads (index ranges [lo, hi) from `first` on, adjacent blocks merged) of the
         blocks whose maps have every piece: only those can hold a match."""
+        if not pieces:
+            return [(first, len(self.threads))] if first < len(self.threads) else []
         self.trigram_map()
         held = -1  # byte j (0 or 1): does block j hold every piece so far
         for b in pieces:

@@ -188,3 +188,8 @@ def test_bad_and_catastrophic_patterns_are_invalid_arguments():
     threads = _threads([["x" * 5000 + "!"]] * 3)
     with pytest.raises(InvalidArgument, match="longer than"):
         search_threads(threads, "(x+x+)+y", 10)
+
+
+def test_a_chunk_without_pieces_to_find_is_scanned_whole():
+    chunk = _search_corpus.Chunk(tuple(_threads([["a"], ["b"], ["c"]])))
+    assert chunk.runs_holding((), 1) == [(1, 3)] and chunk.runs_holding((), 3) == []
