@@ -193,3 +193,8 @@ def test_bad_and_catastrophic_patterns_are_invalid_arguments():
 def test_a_chunk_without_pieces_to_find_is_scanned_whole():
     chunk = _search_corpus.Chunk(tuple(_threads([["a"], ["b"], ["c"]])))
     assert chunk.runs_holding((), 1) == [(1, 3)] and chunk.runs_holding((), 3) == []
+
+
+def test_folding_keeps_every_character_one_character():
+    # Offsets in the folded text are offsets in the text: block maps are cut from one folded chunk.
+    assert [hex(c) for c in range(0x110000) if len(fold(chr(c))) != 1] == []
