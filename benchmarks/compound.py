@@ -54,6 +54,14 @@ maturin from source:
 
     .venv/bin/python benchmarks/compound.py --set g -v
 
+`--set h` builds it over PACKAGES_H, Java and Python again, from projects in no other list (sets a-g, the
+held-out list, the public six): Java from Debian's upstream tarballs where the mirror serves two releases
+(h2, hsqldb, zookeeper, jts, lombok, opsin, pdfbox, tomcat9, jmapviewer, bouncycastle, libphonenumber) and
+react-native-svg's Android sources on npm, Python from PyPI, into
+~/.cache/limpet-compound-h/cases-compound-h.jsonl.gz. It was built blind, as sets e-g were:
+
+    .venv/bin/python benchmarks/compound.py --set h -v
+
 Third-party code and the built cases stay in ~/.cache/limpet-compound*/ (never committed). The output
 is deterministic: sampling is seeded by package, pair and category; the gzip mtime is 0.
 """
@@ -78,6 +86,7 @@ from benchmarks._compound_packages import (  # noqa: E402
     PACKAGES_E,
     PACKAGES_F,
     PACKAGES_G,
+    PACKAGES_H,
 )
 from benchmarks._compound_symbols import symbols_for  # noqa: E402
 from benchmarks._compound_truth import COMPOUND, CompoundPair  # noqa: E402
@@ -98,6 +107,8 @@ CACHE_F = Path.home() / ".cache" / "limpet-compound-f"
 OUT_F = CACHE_F / "cases-compound-f.jsonl.gz"
 CACHE_G = Path.home() / ".cache" / "limpet-compound-g"
 OUT_G = CACHE_G / "cases-compound-g.jsonl.gz"
+CACHE_H = Path.home() / ".cache" / "limpet-compound-h"
+OUT_H = CACHE_H / "cases-compound-h.jsonl.gz"
 STANDARD = ["shifted", "edited", "renamed", "moved_file", "deleted", "line"]
 CATEGORIES = COMPOUND + STANDARD
 PAIR_CAP = dict.fromkeys(COMPOUND, 4) | dict.fromkeys(STANDARD, 1) | {"renamed": 2, "moved_file": 2, "line_gone": 2}
@@ -109,7 +120,7 @@ DEFAULT_QUOTA = 100
 
 SETS = {"a": (PACKAGES, CACHE, OUT), "b": (PACKAGES_B, CACHE_B, OUT_B), "c": (PACKAGES_C, CACHE_C, OUT_C),
         "d": (PACKAGES_D, CACHE_D, OUT_D), "e": (PACKAGES_E, CACHE_E, OUT_E), "f": (PACKAGES_F, CACHE_F, OUT_F),
-        "g": (PACKAGES_G, CACHE_G, OUT_G)}
+        "g": (PACKAGES_G, CACHE_G, OUT_G), "h": (PACKAGES_H, CACHE_H, OUT_H)}
 
 
 def _trees(pkg: Package, v0: str, v1: str, cache: Path) -> tuple[dict[str, str], dict[str, str]]:
