@@ -43,6 +43,7 @@ when found but changed, `orphaned` when gone.
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import PurePosixPath
 from threading import Lock
 
 import msgspec
@@ -65,6 +66,7 @@ from limpet.anchoring._steps_local import (
 )
 from limpet.anchoring._steps_moved import moved_step
 from limpet.anchoring._steps_successor import successor_step
+from limpet.anchoring._text import holds_word
 from limpet.model import Anchor, content_hash
 
 __all__ = ["METHODS", "Relocation", "find", "reanchor", "source_hash"]
@@ -125,8 +127,7 @@ def find(anchor: Anchor, source: bytes | None, index: WorkspaceIndex | None) -> 
         if sim < WEAK_SYMBOL_MATCH and anchor.position == "symbol":
             # a rewritten namesake (a body moved out, a shim left under the name): the code
             # itself, found elsewhere, says more than the name
-            moved = (moved_step(anchor, index, exact_only=True) or moved_step(anchor, index)
-                     or successor_step(anchor, None, index, symbol_gone=False))
+            moved = _body_elsewhere(anchor, index, hit)
             if moved is not None:
                 return moved
         return hit
@@ -145,6 +146,25 @@ def find(anchor: Anchor, source: bytes | None, index: WorkspaceIndex | None) -> 
         if hit is not None:
             return hit
     return on_symbol or _in_enclosing_function(anchor, view)
+
+
+def _body_elsewhere(anchor: Anchor, index: WorkspaceIndex | None, namesake: Hit) -> Hit | None:
+    """Where the body of a symbol whose namesake was rewritten past recognition went: its very
+    text anywhere, else a similar body that kept the name or that the namesake now refers to
+    (its name or its module's: the function moved out, a shim forwarding to it left behind).
+    A similar body the namesake does not name is a part taken out while the symbol stayed (a
+    method cut down to a call of something else): the namesake keeps the thread."""
+    hit = moved_step(anchor, index, exact_only=True)
+    if hit is not None:
+        return hit
+    shim = namesake.view.text(namesake.first, namesake.last)
+    for step in (lambda: moved_step(anchor, index), lambda: successor_step(anchor, None, index, symbol_gone=False)):
+        hit = step()
+        found = hit.view.innermost(hit.first, hit.last) if hit is not None else None
+        if found is not None and (found.name == anchor.symbol_name or holds_word(shim, found.name)
+                                  or holds_word(shim, PurePosixPath(hit.file).stem)):
+            return hit
+    return None
 
 
 def _in_enclosing_function(anchor: Anchor, view: FileView) -> Hit | None:

@@ -9,6 +9,7 @@ UTF-8 never raises, while offsets keep pointing into the original bytes.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from itertools import accumulate
 
 from limpet.model import blake2b
@@ -103,22 +104,33 @@ def replace_identifier(text: str, old: str, new: str) -> str:
         return text
     # str.find and a look at each side, not re.sub with a callback per word of the text (every
     # symbol of a searched file is blinded: ~10x the cost)
-    size, end = len(old), len(text)
     parts: list[str] = []
     start = 0
-    at = text.find(old)
-    while at >= 0:
-        after = at + size
-        if (at == 0 or not _is_word_char(text[at - 1])) and (after == end or not _is_word_char(text[after])):
-            parts += (text[start:at], new)
-            start = after
-            at = text.find(old, after)
-        else:
-            at = text.find(old, at + 1)
+    for at in _whole_word_positions(text, old):
+        parts += (text[start:at], new)
+        start = at + len(old)
     if not parts:
         return text
     parts.append(text[start:])
     return "".join(parts)
+
+
+def holds_word(text: str, word: str) -> bool:
+    """Whether `word` occurs in `text` with no word character on either side (a name, or a
+    module stem such as `find-files`)."""
+    return bool(word) and next(_whole_word_positions(text, word), None) is not None
+
+
+def _whole_word_positions(text: str, word: str) -> Iterator[int]:
+    size, end = len(word), len(text)
+    at = text.find(word)
+    while at >= 0:
+        after = at + size
+        if (at == 0 or not _is_word_char(text[at - 1])) and (after == end or not _is_word_char(text[after])):
+            yield at
+            at = text.find(word, after)
+        else:
+            at = text.find(word, at + 1)
 
 
 def _is_word_char(char: str) -> bool:
