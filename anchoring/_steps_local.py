@@ -35,7 +35,6 @@ SMALL_SYMBOL_TOKENS = 40
 FUZZY_MIN = 0.75
 FUZZY_MIN_SYMBOL = 0.8
 FUZZY_MIN_WITH_CONTEXT = 0.6
-SIGNATURE_TWIN_MIN = 0.4  # a namesake with the anchor's very signature needs only this much likeness
 LINES_GONE_CONFIDENCE = 0.5
 
 
@@ -153,9 +152,8 @@ def _namesake(anchor: Anchor, cands: list[SymbolView]) -> tuple[float, SymbolVie
     own = signature(anchor.selected_text, anchor.symbol_name) if anchor.position == "symbol" else ""
     if own:
         same = [sv for sv in cands if signature(sv.text, sv.name) == own]
-        if len(same) == 1:
-            sim = symbol_similarity(anchor, same[0])
-            return (sim, same[0], True) if sim >= SIGNATURE_TWIN_MIN else (sim, None, True)
+        if len(same) == 1:  # the one declared as the anchor's was: identity, as a lone name is
+            return symbol_similarity(anchor, same[0]), same[0], True
     scored = sorted(((symbol_similarity(anchor, sv), sv) for sv in cands),
                     key=lambda t: (-round(t[0], 2), abs(t[1].first - _old_symbol_row(anchor))))
     sim, best = scored[0]
