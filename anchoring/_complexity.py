@@ -11,9 +11,8 @@ from __future__ import annotations
 from bisect import bisect_right
 
 from limpet.anchoring._languages import get_query
-from limpet.anchoring._symbols import Symbol, _tree, extract_symbols
+from limpet.anchoring._symbols import FUNCTION_KINDS, Symbol, _tree, extract_symbols
 
-FUNCTION_KINDS = frozenset({"function", "method", "constructor"})
 TRANSPARENT_KINDS = frozenset({"variable", "constant", "field", "property"})
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from limpet.anchoring._fileview import FileView, SymbolView
 from limpet.anchoring._fingerprint import blind_similarity, similarity, sketch_similarity
 from limpet.anchoring._locate import context_similarity, exact_occurrences, fuzzy_windows, quote_rows
+from limpet.anchoring._symbols import FUNCTION_KINDS
 from limpet.model import Anchor
 
-FUNCTION_KINDS = frozenset({"function", "method", "constructor"})
 LINE_FUZZY_MIN = 0.6  # similarity for an edited line still to count as "the same line"
 LINE_MARGIN = 0.1
 

@@ -52,7 +52,6 @@ from limpet.anchoring._anchor import relocated
 from limpet.anchoring._carry import carried
 from limpet.anchoring._fileview import FileView, file_view
 from limpet.anchoring._index import WorkspaceIndex
-from limpet.anchoring._mapping import FUNCTION_KINDS
 from limpet.anchoring._steps_local import (
     LINES_GONE_CONFIDENCE,
     Hit,
@@ -66,6 +65,7 @@ from limpet.anchoring._steps_local import (
 )
 from limpet.anchoring._steps_moved import moved_step
 from limpet.anchoring._steps_successor import successor_step
+from limpet.anchoring._symbols import FUNCTION_KINDS
 from limpet.anchoring._text import holds_word
 from limpet.model import Anchor, content_hash
 

@@ -22,6 +22,7 @@ from limpet.anchoring._locate import (
 )
 from limpet.anchoring._mapping import kinds_compatible, map_into_symbol, symbol_similarity
 from limpet.anchoring._signature import signature
+from limpet.anchoring._symbols import FUNCTION_KINDS
 from limpet.model import Anchor
 
 MARGIN = 0.1
@@ -31,6 +32,7 @@ BLANK_CONTEXT_MIN = 0.9  # blank lines are placed by their context alone
 RENAME_MIN = 0.8  # name-blind similarity for a renamed (and edited) symbol
 RENAME_MIN_SMALL = 0.9  # ... when the symbol has few tokens
 REPARENT_MIN = 0.8  # same simple name, enclosing scope renamed or changed
+SOLE_HEIR_MIN = 0.6  # ... when the name is the file's only one of it, before and after
 SMALL_SYMBOL_TOKENS = 40
 FUZZY_MIN = 0.75
 FUZZY_MIN_SYMBOL = 0.8
@@ -212,6 +214,8 @@ def renamed_step(anchor: Anchor, view: FileView, exact_only: bool = False,
     small = anchor.symbol_tokens < SMALL_SYMBOL_TOKENS
     renamed_best = _best(anchor, renamed, 1.0 if exact_only else RENAME_MIN_SMALL if small else RENAME_MIN, True)
     threshold = 1.0 if exact_only else RENAME_MIN_SMALL if small else REPARENT_MIN
+    if not exact_only and _sole_heir(anchor, parent, reparented, view, before):
+        threshold = min(threshold, SOLE_HEIR_MIN)
     reparented_best = _best(anchor, reparented, threshold, False)
     if renamed_best and reparented_best:  # both kinds of change fit: only a clear winner will do
         (a, _), (b, _) = renamed_best, reparented_best
@@ -223,6 +227,21 @@ def renamed_step(anchor: Anchor, view: FileView, exact_only: bool = False,
     if rows is None:
         return None
     return Hit(anchor.file, view, rows[0], rows[1], "renamed", round(0.5 + 0.45 * sim, 4))
+
+
+def _sole_heir(anchor: Anchor, parent: str, reparented: list[SymbolView], view: FileView,
+               before: FileView | None) -> bool:
+    """The type around the anchor's symbol was renamed: its simple name is held by one symbol
+    of the file before and one after, the old type is gone and the new one was not there. The
+    name then says as much as it would in place, so likeness only has to rule out a rewrite. (A
+    function nested in a renamed function is not such a member: rewritten with its parent.)"""
+    if before is None or not parent or len(reparented) != 1 or parent in view.by_name:
+        return False
+    heir = reparented[0]
+    old_scope = before.by_name.get(parent, ())
+    if len(old_scope) != 1 or old_scope[0].kind in FUNCTION_KINDS or heir.parent_name in before.by_name:
+        return False
+    return sum(1 for sv in before.symbols if sv.name == anchor.symbol_name) == 1
 
 
 def _best(anchor: Anchor, cands: list[SymbolView], threshold: float, blind: bool) -> tuple[float, SymbolView] | None:

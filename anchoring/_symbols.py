@@ -53,6 +53,7 @@ from limpet.anchoring._languages import get_query, parse, range_safe
 if TYPE_CHECKING:
     import tree_sitter
 
+FUNCTION_KINDS = frozenset({"function", "method", "constructor"})
 # Parents that turn a nested `function` into a `method`.
 CLASS_LIKE = frozenset(
     {"class", "struct", "interface", "impl", "trait", "enum", "object", "record",
