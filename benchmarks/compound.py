@@ -93,22 +93,15 @@ from benchmarks._compound_truth import COMPOUND, CompoundPair  # noqa: E402
 from benchmarks._heldout_fetch import Package, fetch_all, source_tree  # noqa: E402
 from benchmarks._heldout_truth import Cand  # noqa: E402
 
-CACHE = Path.home() / ".cache" / "limpet-compound"
-OUT = CACHE / "cases-compound.jsonl.gz"
-CACHE_B = Path.home() / ".cache" / "limpet-compound-b"
-OUT_B = CACHE_B / "cases-compound-b.jsonl.gz"
-CACHE_C = Path.home() / ".cache" / "limpet-compound-c"
-OUT_C = CACHE_C / "cases-compound-c.jsonl.gz"
-CACHE_D = Path.home() / ".cache" / "limpet-compound-d"
-OUT_D = CACHE_D / "cases-compound-d.jsonl.gz"
-CACHE_E = Path.home() / ".cache" / "limpet-compound-e"
-OUT_E = CACHE_E / "cases-compound-e.jsonl.gz"
-CACHE_F = Path.home() / ".cache" / "limpet-compound-f"
-OUT_F = CACHE_F / "cases-compound-f.jsonl.gz"
-CACHE_G = Path.home() / ".cache" / "limpet-compound-g"
-OUT_G = CACHE_G / "cases-compound-g.jsonl.gz"
-CACHE_H = Path.home() / ".cache" / "limpet-compound-h"
-OUT_H = CACHE_H / "cases-compound-h.jsonl.gz"
+
+def _paths(letter: str) -> tuple[Path, Path]:
+    """Set `letter`'s cache folder and cases file (set a's carry no letter, as they always had)."""
+    suffix = "" if letter == "a" else f"-{letter}"
+    cache = Path.home() / ".cache" / f"limpet-compound{suffix}"
+    return cache, cache / f"cases-compound{suffix}.jsonl.gz"
+
+
+CACHE, OUT = _paths("a")
 STANDARD = ["shifted", "edited", "renamed", "moved_file", "deleted", "line"]
 CATEGORIES = COMPOUND + STANDARD
 PAIR_CAP = dict.fromkeys(COMPOUND, 4) | dict.fromkeys(STANDARD, 1) | {"renamed": 2, "moved_file": 2, "line_gone": 2}
@@ -118,9 +111,9 @@ MAX_CHANGED_FILES = 40
 MAX_PAIR_BYTES = 3_000_000
 DEFAULT_QUOTA = 100
 
-SETS = {"a": (PACKAGES, CACHE, OUT), "b": (PACKAGES_B, CACHE_B, OUT_B), "c": (PACKAGES_C, CACHE_C, OUT_C),
-        "d": (PACKAGES_D, CACHE_D, OUT_D), "e": (PACKAGES_E, CACHE_E, OUT_E), "f": (PACKAGES_F, CACHE_F, OUT_F),
-        "g": (PACKAGES_G, CACHE_G, OUT_G), "h": (PACKAGES_H, CACHE_H, OUT_H)}
+SETS = {letter: (packages, *_paths(letter)) for letter, packages in (
+    ("a", PACKAGES), ("b", PACKAGES_B), ("c", PACKAGES_C), ("d", PACKAGES_D), ("e", PACKAGES_E), ("f", PACKAGES_F),
+    ("g", PACKAGES_G), ("h", PACKAGES_H))}
 
 
 def _trees(pkg: Package, v0: str, v1: str, cache: Path) -> tuple[dict[str, str], dict[str, str]]:
