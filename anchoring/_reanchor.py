@@ -16,12 +16,13 @@ candidate with a margin over the runner-up):
                signature, else by content, and then yields to a copy elsewhere;
                a namesake rewritten past recognition (a shim left under the name
                of a body that moved) yields to that body, found by the moved and
-               successor steps below
+               successor steps below, when it kept the name or the shim names it
     renamed    same scope and kind under a new name, identical but for the name
     moved      the symbol identical (or identical but for its name) in another
                workspace file, or a substantial quote found there verbatim
     renamed    ... then by name-blind similarity, or the same name under a
-               renamed scope (stricter for small symbols)
+               renamed scope (stricter for small symbols, unless the name is the
+               file's only one of it before and after and its type was renamed)
     moved      ... then by fingerprint + similarity (stricter still; not for lines
                gone from a symbol that stayed: only their very text moves those)
     successor  several changes at once (renamed and edited, moved to another
