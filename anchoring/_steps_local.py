@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rapidfuzz.distance import Indel
+
 from limpet.anchoring._bounds import settle_window
 from limpet.anchoring._fileview import FileView, SymbolView
 from limpet.anchoring._fingerprint import in_name_filter
@@ -33,6 +35,8 @@ RENAME_MIN = 0.8  # name-blind similarity for a renamed (and edited) symbol
 RENAME_MIN_SMALL = 0.9  # ... when the symbol has few tokens
 REPARENT_MIN = 0.8  # same simple name, enclosing scope renamed or changed
 SOLE_HEIR_MIN = 0.6  # ... when the name is the file's only one of it, before and after
+NAME_ALIKE_MIN = 0.75  # a new name this like the old one (name_likeness) ...
+NAMED_RENAME_MIN = 0.45  # ... vouches for a rewritten body this alike
 SMALL_SYMBOL_TOKENS = 40
 FUZZY_MIN = 0.75
 FUZZY_MIN_SYMBOL = 0.8
@@ -213,6 +217,8 @@ def renamed_step(anchor: Anchor, view: FileView, exact_only: bool = False,
             renamed.append(sv)
     small = anchor.symbol_tokens < SMALL_SYMBOL_TOKENS
     renamed_best = _best(anchor, renamed, 1.0 if exact_only else RENAME_MIN_SMALL if small else RENAME_MIN, True)
+    if renamed_best is None and not exact_only:
+        renamed_best = _named_alike(anchor, renamed)
     threshold = 1.0 if exact_only else RENAME_MIN_SMALL if small else REPARENT_MIN
     if not exact_only and _sole_heir(anchor, parent, reparented, view, before):
         threshold = min(threshold, SOLE_HEIR_MIN)
@@ -242,6 +248,25 @@ def _sole_heir(anchor: Anchor, parent: str, reparented: list[SymbolView], view: 
     if len(old_scope) != 1 or old_scope[0].kind in FUNCTION_KINDS or heir.parent_name in before.by_name:
         return False
     return sum(1 for sv in before.symbols if sv.name == anchor.symbol_name) == 1
+
+
+def _named_alike(anchor: Anchor, cands: list[SymbolView]) -> tuple[float, SymbolView] | None:
+    """A renamed symbol whose body was rewritten: a new name much like the old one vouches for
+    a body less alike, when body and name together put it well ahead of every other new one."""
+    scored = sorted(((symbol_similarity(anchor, sv, blind=True), name_likeness(anchor.symbol_name, sv.name), sv)
+                     for sv in cands), key=lambda t: (-(t[0] + t[1]), t[2].first))
+    if not scored:
+        return None
+    sim, alike, best = scored[0]
+    if sim < NAMED_RENAME_MIN or alike < NAME_ALIKE_MIN:
+        return None
+    if len(scored) > 1 and (sim + alike - scored[1][0] - scored[1][1]) / 2 < MARGIN:
+        return None
+    return sim, best
+
+
+def name_likeness(old: str, new: str) -> float:
+    return Indel.normalized_similarity(old.lower(), new.lower())
 
 
 def _best(anchor: Anchor, cands: list[SymbolView], threshold: float, blind: bool) -> tuple[float, SymbolView] | None:

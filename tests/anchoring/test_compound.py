@@ -13,6 +13,7 @@ from limpet.anchoring import WorkspaceIndex, content_hash, create_anchor, langua
 from limpet.anchoring._fileview import file_view
 from limpet.anchoring._fingerprint import in_name_filter, name_filter, renamed_similarity, similarity
 from limpet.anchoring._signature import signature
+from limpet.anchoring._steps_local import NAME_ALIKE_MIN, name_likeness
 
 CPP_HEADER = b"""#pragma once
 #include <vector>
@@ -174,6 +175,20 @@ def test_a_deleted_function_is_not_matched_to_a_new_one_that_merely_looks_alike(
     rel = reanchor(anchor, after, workspace_index({"io.py": before}, {"io.py": after}))
     assert rel.health == "orphaned"
 
+
+def test_a_name_much_like_the_old_one_vouches_for_a_rewritten_body_never_for_another_body():
+    """A rename with a rewritten body (fixtures renamed_rewritten_*): the new name may stand in
+    for part of the likeness, never for all of it."""
+    assert name_likeness("getAuthenticationSQL", "getAuthenticationSQLArray") >= NAME_ALIKE_MIN
+    assert name_likeness("test_html_stripper", "test_html_stripping") >= NAME_ALIKE_MIN
+    assert name_likeness("save", "backup") < NAME_ALIKE_MIN
+    before = (b"def load(path):\n    with open(path) as f:\n        return json.load(f)\n\n\n"
+              b"def save_settings(path, data):\n    with open(path, 'w') as f:\n        json.dump(data, f, indent=2)\n")
+    after = (b"def load(path):\n    with open(path) as f:\n        return json.load(f)\n\n\n"
+             b"def save_settings_backup(path):\n    shutil.copy(path, path + '.bak')\n    return path + '.bak'\n")
+    anchor = create_anchor("io.py", before, 6, 8)
+    rel = reanchor(anchor, after, workspace_index({"io.py": before}, {"io.py": after}))
+    assert rel.health == "orphaned"
 
 # -- an orphan comes back when its code does ----------------------------------------------------------
 
