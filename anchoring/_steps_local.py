@@ -260,9 +260,16 @@ def _named_alike(anchor: Anchor, cands: list[SymbolView]) -> tuple[float, Symbol
     sim, alike, best = scored[0]
     if sim < NAMED_RENAME_MIN or alike < NAME_ALIKE_MIN:
         return None
-    if len(scored) > 1 and (sim + alike - scored[1][0] - scored[1][1]) / 2 < MARGIN:
+    if not named_lead(sim, alike, [t[:2] for t in scored[1:]]):
         return None
     return sim, best
+
+
+def named_lead(sim: float, alike: float, others: list[tuple[float, float]]) -> bool:
+    """Is a symbol under a new name (body likeness sim, name likeness alike) well ahead of
+    the others? By body and name together, and no other body more alike: a likeness of
+    names never outweighs a likelier body."""
+    return all(s <= sim and (sim + alike - s - a) / 2 >= MARGIN for s, a in others)
 
 
 def name_likeness(old: str, new: str) -> float:

@@ -18,12 +18,13 @@ from limpet.anchoring._index import WorkspaceIndex
 from limpet.anchoring._languages import family_for_path
 from limpet.anchoring._locate import context_similarity, exact_occurrences, quote_rows, quote_weight
 from limpet.anchoring._mapping import kinds_compatible, map_into_symbol, symbol_similarity
-from limpet.anchoring._steps_local import MARGIN, Hit
+from limpet.anchoring._steps_local import MARGIN, NAME_ALIKE_MIN, Hit, name_likeness, named_lead
 from limpet.anchoring._text import is_identifier, tokens
 from limpet.model import Anchor
 
 MOVED_MIN = 0.9  # similarity for an edited symbol found in another file
 MOVED_MIN_SAME_NAME = 0.85
+NAMED_MOVED_MIN = 0.55  # ... under a new name much like the old one (NAME_ALIKE_MIN)
 SKETCH_MIN = 0.7
 SKETCH_MIN_SAME_NAME = 0.55
 MOVED_MIN_TOKENS = 20  # smaller symbols move only when their text is identical
@@ -132,18 +133,30 @@ def _by_similarity(anchor: Anchor, index: WorkspaceIndex, paths: list[str]) -> H
     scored = []
     for path, sv, _shared in near:  # of compatible kinds only
         sim = symbol_similarity(anchor, sv, blind=True)
-        need = MOVED_MIN_SAME_NAME if sv.name == anchor.symbol_name else MOVED_MIN
-        if anchor.position != "symbol":  # a trigram-Jaccard estimate: runs lower than text similarity
-            need = SKETCH_MIN_SAME_NAME if sv.name == anchor.symbol_name else SKETCH_MIN
-        scored.append((sim - need, sim, path, sv))
-    scored.sort(key=lambda t: (-t[0], t[2], t[3].first))
+        alike = name_likeness(anchor.symbol_name or "", sv.name)
+        scored.append((sim - _needed(anchor, sv, alike), sim, alike, path, sv))
+    scored.sort(key=lambda t: (-t[0], t[3], t[4].first))
     if not scored or scored[0][0] < 0:
         return None
-    if len(scored) > 1 and scored[0][1] - scored[1][1] < MARGIN:
-        return None
-    _, sim, path, sv = scored[0]
+    _, sim, alike, path, sv = scored[0]
+    if len(scored) > 1:  # well ahead of the next: by likeness, or with a new name, by both
+        if sv.name != anchor.symbol_name and alike >= NAME_ALIKE_MIN:
+            if not named_lead(sim, alike, [(t[1], t[2]) for t in scored[1:]]):
+                return None
+        elif sim - scored[1][1] < MARGIN:
+            return None
     view = index.view(path)
     rows = map_into_symbol(anchor, view, sv)
     if rows is None:
         return None
     return Hit(path, view, rows[0], rows[1], "moved", round(0.4 + 0.5 * sim, 4))
+
+
+def _needed(anchor: Anchor, sv, alike: float) -> float:
+    """The likeness a symbol elsewhere needs to be the anchor's: less under the same name, or
+    under a new one much like it (moved and renamed, as a rename in place, but stricter)."""
+    if anchor.position != "symbol":  # a trigram-Jaccard estimate: runs lower than text similarity
+        return SKETCH_MIN_SAME_NAME if sv.name == anchor.symbol_name else SKETCH_MIN
+    if sv.name == anchor.symbol_name:
+        return MOVED_MIN_SAME_NAME
+    return NAMED_MOVED_MIN if alike >= NAME_ALIKE_MIN else MOVED_MIN

@@ -13,7 +13,7 @@ from limpet.anchoring import WorkspaceIndex, content_hash, create_anchor, langua
 from limpet.anchoring._fileview import file_view
 from limpet.anchoring._fingerprint import in_name_filter, name_filter, renamed_similarity, similarity
 from limpet.anchoring._signature import signature
-from limpet.anchoring._steps_local import NAME_ALIKE_MIN, name_likeness
+from limpet.anchoring._steps_local import NAME_ALIKE_MIN, name_likeness, named_lead
 
 CPP_HEADER = b"""#pragma once
 #include <vector>
@@ -174,6 +174,17 @@ def test_a_deleted_function_is_not_matched_to_a_new_one_that_merely_looks_alike(
     anchor = create_anchor("io.py", before, 6, 8)
     rel = reanchor(anchor, after, workspace_index({"io.py": before}, {"io.py": after}))
     assert rel.health == "orphaned"
+
+
+@pytest.mark.parametrize(("others", "ahead"), [
+    ([(0.2, 0.4)], True),
+    ([(0.6, 0.3)], False),  # another body more alike: no name outweighs it
+    ([(0.5, 0.9)], False),  # a name as alike and a body nearly so: too close to call
+    ([(0.55, 1.0)], False),  # the old name itself, kept by a body a little less alike
+    ([], True),
+])
+def test_a_new_name_leads_only_by_body_and_name_together_and_never_against_a_likelier_body(others, ahead):
+    assert named_lead(0.58, 0.85, others) is ahead
 
 
 def test_a_name_much_like_the_old_one_vouches_for_a_rewritten_body_never_for_another_body():
