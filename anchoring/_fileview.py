@@ -7,6 +7,7 @@ Symbols, normalized rows and hashes are computed lazily, on first use.
 
 from __future__ import annotations
 
+from array import array
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -93,8 +94,9 @@ class SymbolView:
         return self._get("struct", lambda: structure_hash(self.text))
 
     @property
-    def sketch(self) -> list[int]:
-        return self._get("sketch", lambda: sketch(self.text))
+    def sketch(self) -> array:
+        # 4 bytes a value where a list of ints takes 36: an orphan search sketches every symbol
+        return self._get("sketch", lambda: array("I", sketch(self.text)))
 
     @property
     def token_count(self) -> int:

@@ -14,15 +14,14 @@ together): a method's search never sketches the classes around the methods.
 from __future__ import annotations
 
 import heapq
-from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from itertools import chain
 from threading import RLock
 from typing import NamedTuple
 
 from limpet.anchoring._fileview import FileView, SymbolView, file_view
 from limpet.anchoring._languages import family_for_path
 from limpet.anchoring._mapping import kind_group
+from limpet.anchoring._postings import INDEX_BITS, INDEX_MASK, Postings
 
 Posting = tuple[str, int]  # (path, symbol index in that file's view)
 _SCOPES_KEPT = 1024  # scope() answers kept between syncs (a bound, not a tuning)
@@ -50,9 +49,12 @@ class WorkspaceIndex:
         self._indexed: set[str] = set()  # paths posted into _by_norm and _by_blind
         self._sketched: dict[str, set[str]] = {}  # path -> the kind groups posted into _by_sketch
         self._scopes: dict[tuple, list[str]] = {}  # scope() answers since the last sync
-        self._by_norm: dict[str, set[Posting]] = {}
-        self._by_blind: dict[str, set[Posting]] = {}
-        self._by_sketch: dict[int, set[Posting]] = {}
+        self._by_norm = Postings()  # of codes: a posted path's number << INDEX_BITS | a symbol's index
+        self._by_blind = Postings()
+        self._by_sketch = Postings()
+        self._numbers: dict[str, int] = {}  # posted path -> its number (never reused)
+        self._numbered: dict[int, str] = {}
+        self._next_number = 0
         self._pending: tuple[Callable[[], Mapping[str, str]], Callable[[str], bytes | None],
                              Callable[[], Baseline | None] | None] | None = None
         self._lock = RLock()
@@ -135,12 +137,15 @@ class WorkspaceIndex:
         if view is not None and groups:
             self._unpost(path, [sv for sv in view.symbols if kind_group(sv.kind) in groups], self._sketch_keys)
         self._indexed.discard(path)
+        number = self._numbers.pop(path, None)
+        if number is not None:
+            del self._numbered[number]
 
     # What a symbol is posted under: its hashes (exact searches), its sketch values (similarity).
-    def _hash_keys(self, sv: SymbolView) -> Iterable[tuple[dict, object]]:
+    def _hash_keys(self, sv: SymbolView) -> Iterable[tuple[Postings, object]]:
         return ((self._by_norm, sv.norm_hash), (self._by_blind, sv.blind_hash))
 
-    def _sketch_keys(self, sv: SymbolView) -> Iterable[tuple[dict, object]]:
+    def _sketch_keys(self, sv: SymbolView) -> Iterable[tuple[Postings, object]]:
         return ((self._by_sketch, value) for value in sv.sketch)
 
     def _ensure_indexed(self, paths: Iterable[str]) -> None:
@@ -165,18 +170,31 @@ class WorkspaceIndex:
             if group is None:
                 posted.update(kind_group(sv.kind) for sv in view.symbols)
 
-    @staticmethod
-    def _post(path: str, symbols: Iterable[SymbolView], keys: Callable[[SymbolView], Iterable[tuple[dict, object]]]):
+    def _post(self, path: str, symbols: Iterable[SymbolView],
+              keys: Callable[[SymbolView], Iterable[tuple[Postings, object]]]) -> None:
+        number = self._numbers.get(path)
+        if number is None:
+            number = self._numbers[path] = self._next_number
+            self._numbered[number] = path
+            self._next_number += 1
         for sv in symbols:
-            posting = (path, sv.index)
-            for table, key in keys(sv):
-                table.setdefault(key, set()).add(posting)
+            if sv.index <= INDEX_MASK:
+                code = number << INDEX_BITS | sv.index
+                for table, key in keys(sv):
+                    table.add(key, code)
 
-    @staticmethod
-    def _unpost(path: str, symbols: Iterable[SymbolView], keys: Callable[[SymbolView], Iterable[tuple[dict, object]]]):
+    def _unpost(self, path: str, symbols: Iterable[SymbolView],
+                keys: Callable[[SymbolView], Iterable[tuple[Postings, object]]]) -> None:
+        number = self._numbers.get(path)
+        if number is None:
+            return
         for sv in symbols:
+            code = number << INDEX_BITS | sv.index
             for table, key in keys(sv):
-                _discard(table, key, (path, sv.index))
+                table.discard(key, code)
+
+    def _posting(self, code: int) -> Posting:
+        return self._numbered[code >> INDEX_BITS], code & INDEX_MASK
 
     # -- queries -------------------------------------------------------------------
 
@@ -242,7 +260,7 @@ class WorkspaceIndex:
             self._ensure_indexed(paths)
             table = self._by_blind if blind else self._by_norm
             wanted = set(paths)
-            hits = sorted(p for p in table.get(digest, ()) if p[0] in wanted)
+            hits = sorted(p for p in map(self._posting, table.get(digest)) if p[0] in wanted)
             return [(path, self._views[path].symbols[i]) for path, i in hits]
 
     def similar_symbols(self, fingerprint: Sequence[int], paths: list[str], min_shared: int = 4,
@@ -255,9 +273,9 @@ class WorkspaceIndex:
             self._ensure_sketched(paths, group)
             wanted = set(paths)
             views = self._views
-            by_sketch = self._by_sketch
-            counts = Counter(chain.from_iterable(by_sketch.get(value, ()) for value in fingerprint))
-            shared = ((posting, c) for posting, c in counts.items() if c >= min_shared and posting[0] in wanted
+            counts = self._by_sketch.count(fingerprint)
+            postings = ((self._posting(code), c) for code, c in counts.items() if c >= min_shared)
+            shared = ((posting, c) for posting, c in postings if posting[0] in wanted
                       and (group is None or kind_group(views[posting[0]].symbols[posting[1]].kind) == group))
             order = lambda kv: (-kv[1], kv[0])  # noqa: E731
             ranked = sorted(shared, key=order) if limit is None else heapq.nsmallest(limit, shared, key=order)

@@ -9,6 +9,7 @@ UTF-8 never raises, while offsets keep pointing into the original bytes.
 from __future__ import annotations
 
 import re
+from array import array
 from collections.abc import Iterator
 from itertools import accumulate
 
@@ -36,7 +37,9 @@ class LineTable:
     def __init__(self, source: bytes) -> None:
         self.source = source
         # Each line's length + 1, summed from 0 (C speed); the last sum is len(source) + 1.
-        starts = list(accumulate(map(_plus_one, map(len, source.split(b"\n"))), initial=0))
+        # 4 bytes a line where a list takes 36 (an orphan search holds every file's table)
+        starts = array("I" if len(source) < 1 << 32 else "Q",
+                       accumulate(map(_plus_one, map(len, source.split(b"\n"))), initial=0))
         starts.pop()
         if len(starts) > 1 and starts[-1] == len(source):
             starts.pop()  # trailing newline: no phantom last line
