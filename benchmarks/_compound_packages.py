@@ -325,3 +325,65 @@ PACKAGES_H: tuple[Package, ...] = (
     Package("pypi", "scrapy", "python", _v("2.10.1 2.11.2 2.12.0 2.13.4 2.14.2 2.15.2"),
             ("scrapy",)),  # older sdists do not download here (pip's metadata step fails); not tests/: too big a pair
 )
+# Set i: blind, the outside set's other languages (C, C++, C#, Ruby, PHP, Kotlin, Swift, Lua; no Scala: the mirror
+# serves one release of scala and of pilon), from projects in no other list (sets a-h, the held-out list, the public
+# six). Debian's orig tarballs where the mirror serves two releases or more (at most one of most Ruby, Lua and C#
+# sources: the PHP, C, C++ and TeX Live ones here), npm packages that ship native sources (react-native libraries:
+# Kotlin, Swift; react-native-windows before 0.61: C#; react-native's and expo's CocoaPods scripts: Ruby; bull's
+# Redis scripts: Lua) and PyPI (pycryptodome's C sdist, nanobind's wheel, which ships its C++ sources). Roots skip
+# generated code (react-native-iap's nitrogen/, jq's parser and lexer), vendored and table files (jq's decNumber and
+# jv_dtoa, dokuwiki's vendor/ and inc/lang) and keep pairs under MAX_PAIR_BYTES.
+JQ = _under("src", *(f"{n}.c" for n in (
+    "builtin", "bytecode", "compile", "execute", "inject_errors", "jq_test", "jv", "jv_alloc", "jv_aux", "jv_file",
+    "jv_parse", "jv_print", "jv_unicode", "linker", "locfile", "main", "util")), *(f"{n}.h" for n in (
+    "builtin", "bytecode", "compile", "exec_stack", "jq", "jv", "jv_alloc", "jv_private", "jv_thread", "jv_unicode",
+    "linker", "locfile", "util")))
+LARAVEL = _under("src/Illuminate", "Routing", "Queue", "Collections", "Http", "Validation")
+PHPSECLIB = (*_under("phpseclib", "Net", "File", "Math", "Common", "System"), "tests/Unit")
+DOKUWIKI = (*_under("inc", "parser", "Ui", "Remote", "Parsing", "Extension", "Action", "ChangeLog", "Form", "Search",
+                     "HTTP", "Subscriptions", "Menu", "File", "Cache", "Feed"),
+            *_under("inc", *(f"{n}.php" for n in ("common", "media", "template", "auth", "html", "pageutils", "fulltext",
+                                                   "parserutils"))))  # not inc/lang, vendor/: tables, third-party
+RN_PODS = ("scripts/cocoapods", "scripts/react_native_pods.rb", "scripts/react_native_pods_utils", "sdks/hermes-engine")
+PACKAGES_I: tuple[Package, ...] = (
+    Package("npm", "react-native-keyboard-controller", "kotlin", _v(
+        "1.5.8 1.7.0 1.8.0 1.9.5 1.10.6 1.11.7 1.12.7 1.13.4 1.14.5 1.15.2 1.16.8 1.17.5 1.18.6 1.19.6 1.20.7 "
+        "1.21.14 1.22.5"), ("android/src", "ios"), (".kt", ".swift")),
+    Package("npm", "react-native-iap", "swift", _v(
+        "8.6.7 9.0.4 10.0.3 10.1.3 11.0.7 12.4.14 12.8.5 12.10.8 12.13.2 12.15.2 12.16.4 13.0.4 14.0.0 14.4.47 "
+        "14.6.4 15.0.2 15.6.2 16.7.1"), ("android/src", "ios"), (".kt", ".swift")),  # not nitrogen/: generated
+    Package("npm", "lottie-react-native", "kotlin", _v(
+        "5.1.6 6.0.1 6.1.2 6.2.0 6.3.1 6.4.1 6.5.1 6.6.0 6.7.2 7.0.0 7.1.0 7.2.5 7.3.8 7.4.0 7.5.0"), (
+        "src/android", "src/ios", "android/src", "ios"), (".kt", ".java", ".swift")),  # src/ until 5.x
+    Package("npm", "react-native-windows", "csharp", _v(
+        "0.33.4 0.36.1 0.38.2 0.41.0 0.42.0 0.50.0 0.51.0 0.52.0 0.53.0 0.54.0 0.57.1"), ("ReactWindows",),
+        (".cs",)),  # its C# implementation, before the C++ rewrite of 0.61
+    Package("npm", "react-native", "ruby", _v(
+        "0.72.0 0.73.0 0.74.0 0.75.0 0.76.0 0.77.0 0.78.0 0.79.0 0.80.0 0.81.0 0.82.0 0.83.0 0.84.0 0.85.0 0.86.0 "
+        "0.87.0 0.88.1"), RN_PODS, (".rb",)),  # its CocoaPods scripts only
+    Package("npm", "expo-modules-autolinking", "ruby", _v(
+        "0.5.5 0.8.1 0.10.3 1.0.2 1.1.2 1.2.0 1.5.1 1.7.0 1.10.3 1.11.3 2.0.8 2.1.15 3.0.28 55.0.27 56.0.23 57.0.18 "
+        "58.1.0"), ("scripts/ios", "android/expo-gradle-plugin"), (".rb", ".kt")),
+    Package("npm", "bull", "lua", _v(
+        "3.10.0 3.12.1 3.14.0 3.16.0 3.18.1 3.20.1 3.22.11 3.25.1 3.29.3 4.0.0 4.2.1 4.4.0 4.6.2 4.8.5 4.10.4 4.12.9 "
+        "4.14.0 4.16.5"),
+        ("lib/commands",), (".lua",)),  # its Redis scripts (bullmq ships them only under dist/, which the truth skips)
+    Package("debian", "texlive-bin", "lua", _v(
+        "2020.20200327.54578 2022.20220321.62855 2024.20240313.70630+ds 2026.20260303.78225+ds"),
+        ("texk/texlive/linked_scripts",), (".lua",)),  # the Lua scripts TeX Live links (cluttex, luaotfload ...)
+    Package("debian", "php-laravel-framework", "php", _v("8.83.26+dfsg 10.48.29+dfsg"), LARAVEL, (".php",)),
+    Package("debian", "php-phpseclib3", "php", _v("3.0.43 3.0.57"), PHPSECLIB, (".php",)),  # not Crypt: too big a pair
+    Package("debian", "php-dompdf", "php", _v("2.0.3+dfsg 3.1.4+dfsg"), ("src", "lib", "tests"), (".php",)),
+    Package("debian", "guzzle", "php", _v("7.9.2 7.15.5"), ("src", "tests"), (".php",)),
+    Package("debian", "php-ramsey-uuid", "php", _v("4.6.0 4.7.6"), ("src", "tests"), (".php",)),
+    Package("debian", "dokuwiki", "php", _v("0.0.20220731.a 2024-02-06b+dfsg"), DOKUWIKI, (".php",)),
+    Package("debian", "zabbix", "php", _v("7.0.22+dfsg 7.0.29+dfsg"), ("ui/widgets",), (".php",)),  # its frontend's
+    Package("debian", "jq", "c", _v("1.6 1.7.1 1.8.2"), JQ, (".c", ".h"), h_language="c"),
+    Package("pypi", "pycryptodome", "c", _v(
+        "3.10.1 3.12.0 3.14.1 3.15.0 3.16.0 3.17 3.18.0 3.19.1 3.20.0 3.21.0 3.22.0 3.23.0 3.24.1 4.0.1 4.2.0 4.4.0"),
+        ("src",), (".c", ".h"), h_language="c"),
+    Package("debian", "ninja-build", "cpp", _v("1.11.1 1.12.1 1.13.2"), ("src",), (".cc", ".h"), h_language="cpp"),
+    Package("pypi", "nanobind", "cpp", _v(
+        "1.0.0 1.3.2 1.5.2 1.6.2 1.7.0 1.8.0 1.9.2 2.0.0 2.2.0 2.4.0 2.6.1 2.8.0 2.10.2 2.12.0 2.14.0 3.0.1 3.1.0"),
+        ("include", "src"), (".h", ".cpp"), wheel=True, h_language="cpp"),  # the wheel ships its C++ sources
+)

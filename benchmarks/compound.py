@@ -62,6 +62,17 @@ react-native-svg's Android sources on npm, Python from PyPI, into
 
     .venv/bin/python benchmarks/compound.py --set h -v
 
+`--set i` builds it over PACKAGES_I, the outside set's other languages (Kotlin, Swift, C#, Ruby, PHP, Lua, C, C++),
+from projects in no other list (sets a-h, the held-out list, the public six): react-native libraries on npm
+(keyboard-controller, iap, lottie: Kotlin and Swift; react-native-windows before its C++ rewrite: C#),
+react-native's and expo-modules-autolinking's CocoaPods scripts (Ruby), bull's Redis scripts (Lua), Debian's
+upstream tarballs where the mirror serves two releases (TeX Live's Lua scripts; laravel, phpseclib3, dompdf,
+guzzle, ramsey/uuid, dokuwiki, zabbix's frontend: PHP; jq: C; ninja: C++), pycryptodome's C (PyPI sdists) and
+nanobind's C++ (PyPI wheels), into ~/.cache/limpet-compound-i/cases-compound-i.jsonl.gz. It was built blind, as
+sets e-h were. It holds no Scala: the mirror serves one release of scala (2.11.12) and of pilon (1.24):
+
+    .venv/bin/python benchmarks/compound.py --set i -v
+
 Third-party code and the built cases stay in ~/.cache/limpet-compound*/ (never committed). The output
 is deterministic: sampling is seeded by package, pair and category; the gzip mtime is 0.
 """
@@ -87,6 +98,7 @@ from benchmarks._compound_packages import (  # noqa: E402
     PACKAGES_F,
     PACKAGES_G,
     PACKAGES_H,
+    PACKAGES_I,
 )
 from benchmarks._compound_symbols import symbols_for  # noqa: E402
 from benchmarks._compound_truth import COMPOUND, CompoundPair  # noqa: E402
@@ -113,7 +125,7 @@ DEFAULT_QUOTA = 100
 
 SETS = {letter: (packages, *_paths(letter)) for letter, packages in (
     ("a", PACKAGES), ("b", PACKAGES_B), ("c", PACKAGES_C), ("d", PACKAGES_D), ("e", PACKAGES_E), ("f", PACKAGES_F),
-    ("g", PACKAGES_G), ("h", PACKAGES_H))}
+    ("g", PACKAGES_G), ("h", PACKAGES_H), ("i", PACKAGES_I))}
 
 
 def _trees(pkg: Package, v0: str, v1: str, cache: Path) -> tuple[dict[str, str], dict[str, str]]:
