@@ -12,7 +12,7 @@ from rapidfuzz.distance import Indel
 
 from limpet.anchoring._bounds import settle_window
 from limpet.anchoring._fileview import FileView, SymbolView
-from limpet.anchoring._fingerprint import in_name_filter
+from limpet.anchoring._fingerprint import in_name_filter, similarity
 from limpet.anchoring._locate import (
     FUZZY_MIN_CHARS,
     SHORT_QUOTE_CHARS,
@@ -301,6 +301,12 @@ def fuzzy_step(anchor: Anchor, view: FileView) -> Hit | None:
     if not windows:
         return None
     score, first, last = windows[0]
+    settled = settle_window(view, anchor.selected_text, first, last, anchor.prefix, anchor.suffix)
+    if settled is not None and settled != (first, last):
+        # the window a line diff aligned may reach past the code: score the rows it would be
+        rescored = similarity(anchor.selected_text, view.text(*settled))
+        if rescored > score:
+            score, (first, last) = rescored, settled
     ctx = context_similarity(view, first, last, anchor.prefix, anchor.suffix)
     threshold = FUZZY_MIN_SYMBOL if anchor.position == "symbol" else FUZZY_MIN
     if weight < FUZZY_MIN_CHARS or score < threshold:
@@ -311,7 +317,6 @@ def fuzzy_step(anchor: Anchor, view: FileView) -> Hit | None:
     rivals = [w for w in windows[1:] if w[2] < first or w[1] > last]
     if rivals and score - rivals[0][0] < MARGIN:
         return None
-    settled = settle_window(view, anchor.selected_text, first, last, anchor.prefix, anchor.suffix)
     if settled is None:
         return None  # an end in doubt: orphaned beats a range off by a few lines
     return Hit(anchor.file, view, settled[0], settled[1], "fuzzy", round(0.4 + 0.5 * score, 4))
