@@ -167,7 +167,7 @@ class Reconciler:
             known = seen.get(path)
             if known is not None and known[0] is threads and known[1] == digest:
                 continue
-            stale = self.store.checked_against(threads, digest)
+            stale = self.store.checked_against(path, threads, digest)
             if not stale:
                 seen[path] = (threads, digest)
             else:

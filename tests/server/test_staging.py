@@ -117,3 +117,43 @@ def test_staged_moves_keep_the_thread_order(service, workspace):
     assert [t.id for t in service._store.by_file()["src/auth.py"]] == [helper.id, validate.id]
     service.flush()
     assert [t.id for t in Service(workspace).threads()] == [plan.id, helper.id, validate.id]
+
+
+def _search(service, query):
+    from limpet.server.operations import invoke
+
+    return invoke(service, "search_comments", {"query": query})[1]
+
+
+def test_a_search_in_a_new_process_places_threads_whose_file_changed_since_the_cache(workspace, settled):
+    """A file none of whose threads changed since the load, all placed against its content then,
+    is checked by one lookup; a file edited since is re-anchored as before."""
+    first = Service(workspace)
+    a = first.add("src/auth.py", 10, 14, "check the token expiry")
+    b = first.add("src/auth.py", 17, 18, "check the token audience")
+    first.reconcile()
+    first.flush()
+    fresh = Service(workspace)
+    threads = fresh._store.by_file(refresh=True)["src/auth.py"]
+    digest = fresh._reconciler.hashes.hash_of("src/auth.py")
+    assert fresh._store.checked_against("src/auth.py", threads, digest) == []
+    assert {t.id for t in fresh._store.checked_against("src/auth.py", threads, "another")} == {a.id, b.id}
+    _shift(workspace)
+    later = Service(workspace)
+    _search(later, "token")
+    assert later.get(a.id, fresh=False).anchor.line_start == 12
+    assert later.get(b.id, fresh=False).anchor.line_start == 19
+
+
+def test_a_thread_placed_anew_takes_its_file_out_of_the_one_lookup(workspace, settled):
+    first = Service(workspace)
+    a = first.add("src/auth.py", 10, 14, "check the token expiry")
+    first.add("src/auth.py", 17, 18, "check the token audience")
+    first.reconcile()
+    first.flush()
+    fresh = Service(workspace)
+    store = fresh._store
+    threads = store.by_file(refresh=True)["src/auth.py"]
+    digest = fresh._reconciler.hashes.hash_of("src/auth.py")
+    store.stage(store.get(a.id), store.get(a.id), "another content")
+    assert [t.id for t in store.checked_against("src/auth.py", threads, digest)] == [a.id]
