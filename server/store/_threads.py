@@ -42,6 +42,7 @@ from limpet.server.store._log import log
 from limpet.server.store._notify import ALL, DirTracker
 from limpet.server.store._order import ThreadOrder
 from limpet.server.store._paths import Workspace
+from limpet.server.store._placed import PlacedFiles
 from limpet.server.store._positions import NEVER, Positions
 from limpet.server.store._setup import prepare_store
 from limpet.server.store._threadfiles import (
@@ -75,9 +76,7 @@ class ThreadStore:
         self._entries: dict[str, Entry] = {}
         self._troubled: set[str] = set()  # ids of the entries with problems (kept by _set)
         self._threads: dict[str, Thread] = {}  # the readable threads (what listings show)
-        # file -> the content hash every thread of it was placed against when loaded (None: not
-        # one); dropped for a file when one of its threads changes (uniform_checked)
-        self._uniform: dict[str, object] = {}
+        self._placed = PlacedFiles()  # the stale check's per-file summary
         self._order = ThreadOrder(lambda: iter(self._threads.values()), self._threads.__getitem__)
         self._tracker = DirTracker(self.threads_dir, watch=not one_shot)
         self._legacy_possible = True  # until a full scan finds no `.json` thread file
@@ -210,13 +209,8 @@ class ThreadStore:
 
     def checked_against(self, path: str, threads: list[Thread], digest: str) -> list[Thread]:
         """The threads of `path` whose position was not computed against file content `digest`
-        (see `checked`): a file's hundred threads in one call, not a hundred. A file none of whose
-        threads changed since the load, all placed against `digest` then, costs one lookup:
-        a first look at each thread of a big store is a cache miss each (~1 µs)."""
-        if self._uniform.get(path, NEVER) == digest:
-            return []
-        entries = self._entries
-        return [t for t in threads if (e := entries.get(t.id)) is None or e.checked[0] != digest]
+        (see `checked`): a file's hundred threads in one call, not a hundred."""
+        return self._placed.stale(self._entries, path, threads, digest)
 
     def _usable(self) -> None:
         """StoreError when the store's folders are not folders (a symlink, a file): refused."""
@@ -264,7 +258,7 @@ class ThreadStore:
         with the per-thread steps a clean cached fold does not need taken out of the loop."""
         added: list[Thread] = []
         overlay = self._positions.overlay
-        entries, threads, uniform = self._entries, self._threads, self._uniform
+        entries, threads, loaded = self._entries, self._threads, self._placed.loaded
         for thread_id, entry in load_entries(self._files, self._entry_cache, thread_ids, self._apply,
                                              lambda: self.backup_dir, self.ws.normalize):
             if entry is None:
@@ -279,8 +273,7 @@ class ThreadStore:
                 entry.thread, entry.checked = thread, _ = overlay(thread_id, entry.base, entry.anchor_key)
                 threads[thread_id] = thread
                 added.append(thread)
-                if uniform.setdefault(thread.anchor.file, entry.checked[0]) != entry.checked[0]:
-                    uniform[thread.anchor.file] = None
+                loaded(thread.anchor.file, entry.checked[0])
         self._order.added(added)
 
     def _refresh_one(self, thread_id: str, force: bool = False) -> Entry | None:
@@ -319,7 +312,7 @@ class ThreadStore:
 
     def _show(self, thread_id: str, thread: Thread | None) -> None:
         old = self._threads.get(thread_id)
-        self._changed_files(old, thread)
+        self._placed.changed(old, thread)
         if thread is None:
             if old is None:
                 return
@@ -329,11 +322,6 @@ class ThreadStore:
                 return
             self._threads[thread_id] = thread
         self._order.changed(old, thread)
-
-    def _changed_files(self, *threads: Thread | None) -> None:
-        for thread in threads:
-            if thread is not None:
-                self._uniform.pop(thread.anchor.file, None)
 
     def _report(self, thread_id: str, entry: Entry) -> None:
         """Each problem of a thread file is logged once (and listed by `problems`)."""
@@ -348,7 +336,7 @@ class ThreadStore:
         if entry is None or entry.base is None:
             return
         entry.checked = self._positions.stage(base.id, entry.anchor_key, entry.base, updated, checked, checked_ws)
-        self._changed_files(entry.thread, updated)
+        self._placed.changed(entry.thread, updated)
         if entry.thread is not updated:
             old = entry.thread
             entry.thread = updated
