@@ -4,6 +4,8 @@
 (function_definition
   declarator: [
     (function_declarator declarator: (identifier) @name)
+    ; a name a macro makes: `int FUNC_NAME(_update)(hash_state *s)` (the signature tells them apart)
+    (function_declarator declarator: (function_declarator declarator: (identifier) @name))
     (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))
     (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name)))
   ]) @definition.function
