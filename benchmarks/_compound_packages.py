@@ -387,3 +387,42 @@ PACKAGES_I: tuple[Package, ...] = (
         "1.0.0 1.3.2 1.5.2 1.6.2 1.7.0 1.8.0 1.9.2 2.0.0 2.2.0 2.4.0 2.6.1 2.8.0 2.10.2 2.12.0 2.14.0 3.0.1 3.1.0"),
         ("include", "src"), (".h", ".cpp"), wheel=True, h_language="cpp"),  # the wheel ships its C++ sources
 )
+# Set j: blind, languages no other set holds (Perl, Haskell, OCaml, Erlang, Elixir, R), from projects in no other
+# list (sets a-i, the held-out list, the public six): Debian's orig tarballs where the mirror serves two releases or
+# more (most lib*-perl, ocaml-*, erlang-* and elixir-* sources have one served, or none: libwww, dancer2, lwt, cohttp,
+# jose, luerl, proper, ex_doc, xmonad, shellcheck). Their truth is `_compound_symbols.script_symbols_j`. OCaml's
+# `.mli` interfaces are left out (signatures only); Elixir's standard library is taken in its smaller apps.
+PERL = (".pm",)
+PACKAGES_J: tuple[Package, ...] = (
+    Package("debian", "libpath-tiny-perl", "perl", _v("0.144 0.148"), ("lib",), PERL),
+    Package("debian", "libplack-perl", "perl", _v("1.0050 1.0051"), ("lib",), PERL),
+    Package("debian", "libmojolicious-perl", "perl", _v("9.31+dfsg 9.39+dfsg"), ("lib",), PERL),
+    Package("debian", "libdatetime-perl", "perl", _v("1.59 1.65"), ("lib",), PERL),
+    Package("debian", "perltidy", "perl", _v("20220613 20250105"), ("lib",), PERL),
+    Package("debian", "haskell-megaparsec", "haskell", _v("8.0.0 9.2.2 9.5.0 9.7.0"), ("Text",), (".hs",)),
+    Package("debian", "haskell-optparse-applicative", "haskell", _v("0.15.1.0 0.16.1.0 0.18.1.0"), ("src",),
+            (".hs",)),
+    Package("debian", "haskell-aeson", "haskell", _v("1.4.7.1 2.0.3.0 2.1.2.1 2.2.3.0"), ("src",), (".hs",)),
+    Package("debian", "haskell-servant", "haskell", _v("0.19 0.20.2 0.20.3.0"), ("src",), (".hs",)),
+    Package("debian", "haskell-conduit", "haskell", _v("1.3.2 1.3.4.3 1.3.6 1.3.6.1"), ("src",), (".hs",)),
+    Package("debian", "haskell-hspec-core", "haskell", _v("2.7.1 2.8.5 2.11.9 2.11.16"), ("src",), (".hs",)),
+    Package("debian", "ocaml-re", "ocaml", _v("1.9.0 1.10.4 1.14.0"), ("lib",), (".ml",)),
+    Package("debian", "ocaml-zarith", "ocaml", _v("1.11 1.12 1.14"), ("z.ml", "q.ml", "big_int_Z.ml"), (".ml",)),
+    Package("debian", "ocaml-batteries", "ocaml", _v("3.6.0 3.9.0"), ("src",), (".ml",)),
+    Package("debian", "menhir", "ocaml", _v("20201216 20220210+ds 20240715+ds 20260209+ds"), ("src", "lib"),
+            (".ml",)),
+    Package("debian", "ocaml-fmt", "ocaml", _v("0.8.9 0.9.0"), ("src",), (".ml",)),
+    Package("debian", "erlang-p1-tls", "erlang", _v("1.1.22 1.1.26"), ("src",), (".erl", ".hrl")),
+    Package("debian", "erlang-p1-pgsql", "erlang", _v("1.1.20 1.1.31"), ("src",), (".erl", ".hrl")),
+    Package("debian", "elixir-earmark-parser", "elixir", _v("1.4.44 1.4.46"), ("lib",), (".ex",)),
+    Package("debian", "elixir-lang", "elixir", _v("1.14.0.dfsg 1.18.3.dfsg"), (
+        "lib/ex_unit/lib", "lib/eex/lib", "lib/logger/lib", "lib/mix/lib/mix/tasks"), (".ex",)),
+    Package("debian", "r-cran-stringr", "r", _v("1.5.0 1.5.1"), ("R",), (".R",)),
+    Package("debian", "r-cran-tibble", "r", _v("3.1.8+dfsg 3.2.1+dfsg"), ("R",), (".R",)),
+    Package("debian", "r-cran-purrr", "r", _v("1.0.1 1.0.4"), ("R",), (".R",)),
+    Package("debian", "r-cran-testthat", "r", _v("3.1.6 3.2.3 3.3.2"), ("R",), (".R",)),
+    Package("debian", "r-cran-dplyr", "r", _v("1.0.10 1.1.4"), ("R",), (".R",)),
+    Package("debian", "r-cran-cli", "r", _v("3.6.0 3.6.4 3.6.6"), ("R",), (".R",)),
+    Package("debian", "r-cran-vctrs", "r", _v("0.6.5 0.7.3"), ("R",), (".R",)),
+    Package("debian", "r-cran-rlang", "r", _v("1.1.5 1.3.0"), ("R",), (".R",)),
+)

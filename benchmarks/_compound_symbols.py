@@ -22,6 +22,18 @@ names its functions: `impl<T> Tr for &mut S<T> { fn f }` is `S.f` (the implement
 segment, without references, generics or the trait), `mod m { fn f }` is `m.f`, a trait's provided
 method `Tr.f`; bodiless `fn` signatures, `mod m;` and macros are not symbols. Attributes (`#[...]`) are
 sibling nodes: a range starts at the item, as it does after a Go doc comment.
+
+Perl, Haskell, OCaml, Erlang, Elixir and R (set j) are read by `script_symbols_j`, one rule each:
+Perl: a `sub` (`sub A::f` is `A.f`; `package` statements are namespaces and never count). Haskell: a top-level
+function or binding (its equations, consecutive, are one symbol; the type signature is not in the range), a
+`data`/`newtype` is a class, a `class` a container of its default methods; instance methods are not symbols
+(every instance has the same names). OCaml (`.ml` only): a `let` binding of a function (`let f x`, `let f =
+fun`, each binding of a `let rec ... and`), a `module M = struct` (also a functor's) and a `class` are
+containers, a class's `method` a method. Erlang: a function (its consecutive clauses of one arity; `f/1` and
+`f/2` are two `f`s, overloads). Elixir: `defmodule`/`defprotocol`/`defimpl` are containers (`defmodule A.B` is `A.B`), `def`,
+`defp`, `defmacro(p)`, `defguard(p)` functions, consecutive clauses of one name one symbol. R: a name assigned a
+function (`f <- function`, `f = function`, `` `%||%` <- function``, `obj$f <- function` is `obj.f`) outside
+any function. Nothing nested in a function counts (Haskell `where`, R closures, OCaml local lets).
 """
 
 from __future__ import annotations
@@ -68,7 +80,14 @@ NAME_NODES = {"identifier", "simple_identifier", "type_identifier", "field_ident
 EXTENSIONS = {".java": "java", ".kt": "kotlin", ".kts": "kotlin", ".swift": "swift", ".c": "c",
               ".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp", ".hpp": "cpp", ".hh": "cpp", ".hxx": "cpp",
               ".rb": "ruby", ".rake": "ruby", ".php": "php", ".cs": "csharp", ".lua": "lua", ".scala": "scala",
-              ".sc": "scala", ".go": "go", ".rs": "rust"}
+              ".sc": "scala", ".go": "go", ".rs": "rust", ".pm": "perl", ".pl": "perl", ".t": "perl",
+              ".hs": "haskell", ".ml": "ocaml", ".erl": "erlang", ".hrl": "erlang", ".ex": "elixir",
+              ".exs": "elixir", ".r": "r", ".R": "r"}
+SET_J = {"perl", "haskell", "ocaml", "erlang", "elixir", "r"}  # read by `script_symbols_j`
+ELIXIR_CONTAINERS = {"defmodule", "defprotocol", "defimpl"}
+ELIXIR_FUNCTIONS = {"def", "defp", "defmacro", "defmacrop", "defguard", "defguardp"}
+OCAML_FUNCTIONS = {"fun_expression", "function_expression"}
+R_ASSIGN = {"<-", "<<-", "="}
 
 
 def language_of(path: str, h_language: str = "c") -> str | None:
@@ -200,6 +219,154 @@ def native_symbols(path: str, text: str, lang: str) -> tuple[Symbol, ...]:
     return tuple(sorted(set(out), key=lambda s: (s.start, -s.end, s.qname)))
 
 
+def _j_children(node, types: set[str]):
+    return [c for c in node.named_children if c.type in types]
+
+
+def _elixir_def(node) -> tuple[str, str] | None:
+    """(kind, name) of an Elixir `defmodule A.B do` / `def f(x) when ...` call."""
+    target = node.child_by_field_name("target")
+    args = next((c for c in node.named_children if c.type == "arguments"), None)
+    if target is None or args is None or not args.named_children:
+        return None
+    head, word = args.named_children[0], _text(target)
+    if word in ELIXIR_CONTAINERS:
+        return "class", _text(head)
+    if word not in ELIXIR_FUNCTIONS:
+        return None
+    if head.type == "binary_operator":  # a guard: `f(x) when ...`
+        head = head.child_by_field_name("left")
+    if head is not None and head.type == "call":
+        head = head.child_by_field_name("target")
+    return ("function", _text(head)) if head is not None and head.type == "identifier" else None
+
+
+def _ocaml_function(binding) -> str | None:
+    pattern = binding.child_by_field_name("pattern")
+    body = binding.child_by_field_name("body")
+    if pattern is None or pattern.type != "value_name":
+        return None
+    if any(c.type == "parameter" for c in binding.named_children) or (body is not None and body.type in OCAML_FUNCTIONS):
+        return _text(pattern)
+    return None
+
+
+def _ocaml_structure(node):
+    """The `struct ... end` a module binding defines (through a functor's parameters), if any."""
+    body = node.child_by_field_name("body")
+    while body is not None and body.type in ("functor", "parenthesized_module_expression", "module_application"):
+        body = body.child_by_field_name("body") or (body.named_children[-1] if body.named_children else None)
+    return body if body is not None and body.type == "structure" else None
+
+
+def _r_name(lhs) -> str | None:
+    if lhs.type == "string":
+        content = next((c for c in lhs.named_children if c.type == "string_content"), None)
+        return _text(content) if content is not None else None
+    if lhs.type in ("identifier", "extract_operator", "namespace_operator"):
+        return re.sub(r"[$@]|::", ".", _text(lhs)).replace("`", "")
+    return None
+
+
+def _j_definition(node, lang: str) -> list[tuple[str, str, object, object]]:
+    """(kind, name, range node, body to walk or None) of each definition `node` makes (a `let rec ... and` makes
+    several)."""
+    t = node.type
+    if lang == "perl" and t in ("subroutine_declaration_statement", "method_declaration_statement"):
+        named = node.child_by_field_name("name")
+        return [("function", _text(named).replace("::", "."), node, None)] if named is not None else []
+    if lang == "haskell" and t in ("function", "bind"):
+        named = node.child_by_field_name("name")
+        return [("function", _text(named), node, None)] if named is not None and named.type == "variable" else []
+    if lang == "haskell" and t in ("data_type", "newtype", "class"):
+        named = node.child_by_field_name("name")
+        body = node.child_by_field_name("declarations") if t == "class" else None
+        return [("class", _text(named), node, body)] if named is not None else []
+    if lang == "ocaml" and t == "value_definition":
+        bindings = _j_children(node, {"let_binding"})
+        out = [("function", name, node if len(bindings) == 1 else b, None)
+               for b in bindings if (name := _ocaml_function(b))]
+        return out
+    if lang == "ocaml" and t == "module_definition":
+        out = []
+        for b in _j_children(node, {"module_binding"}):
+            named, struct = next((c for c in b.named_children if c.type == "module_name"), None), _ocaml_structure(b)
+            if named is not None and struct is not None:
+                out.append(("class", _text(named), node, struct))
+        return out
+    if lang == "ocaml" and t == "class_definition":
+        out = []
+        for b in _j_children(node, {"class_binding"}):
+            named = next((c for c in b.named_children if c.type == "class_name"), None)
+            if named is not None:
+                out.append(("class", _text(named), node, b))
+        return out
+    if lang == "ocaml" and t == "method_definition":
+        named = next((c for c in node.named_children if c.type == "method_name"), None)
+        return [("function", _text(named), node, None)] if named is not None else []
+    if lang == "erlang" and t == "fun_decl":
+        clause = next((c for c in node.named_children if c.type == "function_clause"), None)
+        named = clause.child_by_field_name("name") if clause is not None else None
+        return [("function", _text(named), node, None)] if named is not None else []
+    if lang == "elixir" and t == "call":
+        found = _elixir_def(node)
+        if found is None:
+            return []
+        body = next((c for c in node.named_children if c.type == "do_block"), None)
+        return [(found[0], found[1], node, body if found[0] == "class" else None)]
+    if lang == "r" and t == "binary_operator":
+        op, lhs, rhs = (node.child_by_field_name(f) for f in ("operator", "lhs", "rhs"))
+        if op is not None and _text(op) in R_ASSIGN and rhs is not None and rhs.type == "function_definition":
+            name = _r_name(lhs) if lhs is not None else None
+            return [("function", name, node, None)] if name else []
+    return []
+
+
+MERGED = {"haskell", "elixir", "erlang"}  # consecutive clauses of one name (an Erlang one's arity) are one definition
+
+
+def _erlang_arity(node) -> int:
+    clause = next((c for c in node.named_children if c.type == "function_clause"), None)
+    args = clause.child_by_field_name("args") if clause is not None else None
+    return len(args.named_children) if args is not None else 0
+
+
+@lru_cache(maxsize=4096)
+def script_symbols_j(path: str, text: str, lang: str) -> tuple[Symbol, ...]:
+    tree = get_parser(lang).parse(text.encode("utf-8"))
+    lines = split_lines(text)
+    out: list[Symbol] = []
+
+    def add(qname: str, name: str, kind: str, s: int, e: int) -> None:
+        out.append(Symbol(qname, name, kind, s + 1, e + 1, "\n".join(lines[s:e + 1])))
+
+    def walk(node, prefix: str) -> None:
+        last = None  # ((qname, kind, arity), start row, index in out) of the previous definition, for merging clauses
+        for child in node.named_children:
+            defs = _j_definition(child, lang)
+            if not defs:
+                if child.type != "comment":
+                    last = None
+                if not (lang == "haskell" and child.type in ("instance", "signature")):
+                    walk(child, prefix)
+                continue
+            for kind, name, outer, body in defs:
+                qname = f"{prefix}.{name}" if prefix else name
+                kind = "method" if kind == "function" and prefix else kind
+                key = (qname, kind, _erlang_arity(outer) if lang == "erlang" else 0)
+                s, e = outer.start_point[0], _end_row(outer)
+                if lang in MERGED and kind != "class" and last is not None and last[0] == key:
+                    out.pop(last[2])
+                    s = last[1]
+                add(qname, name if lang == "r" else name.rsplit(".", 1)[-1], kind, s, e)  # R names hold dots
+                last = (key, s, len(out) - 1)
+                if body is not None:
+                    walk(body, qname)
+
+    walk(tree.root_node, "")
+    return tuple(sorted(set(out), key=lambda s: (s.start, -s.end, s.qname)))
+
+
 def symbols_for(h_language: str):
     """The truth symbol function of a package (its `.h` files parsed as `h_language`)."""
 
@@ -207,6 +374,8 @@ def symbols_for(h_language: str):
         if parser_language(path) is not None:
             return script_symbols(path, text)
         lang = language_of(path, h_language)
+        if lang in SET_J:
+            return script_symbols_j(path, text, lang)
         return native_symbols(path, text, lang) if lang in DEFINITIONS else ()
 
     return symbols

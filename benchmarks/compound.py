@@ -73,6 +73,16 @@ sets e-h were. It holds no Scala: the mirror serves one release of scala (2.11.1
 
     .venv/bin/python benchmarks/compound.py --set i -v
 
+`--set j` builds it over PACKAGES_J, languages no other set holds (Perl, Haskell, OCaml, Erlang, Elixir, R), from
+projects in no other list (sets a-i, the held-out list, the public six): Debian's upstream tarballs where the mirror
+serves two releases or more (path-tiny, libwww, plack, dancer2: Perl; megaparsec, optparse-applicative, xmonad,
+shellcheck: Haskell; re, lwt, cohttp: OCaml; jose, luerl, proper: Erlang; ex_doc, earmark_parser, Elixir's own
+ex_unit/eex/logger: Elixir; stringr, tibble, purrr, roxygen2: R), into
+~/.cache/limpet-compound-j/cases-compound-j.jsonl.gz. Their truth symbols are `_compound_symbols.script_symbols_j`'s.
+It was built blind, as sets e-i were:
+
+    .venv/bin/python benchmarks/compound.py --set j -v
+
 Third-party code and the built cases stay in ~/.cache/limpet-compound*/ (never committed). The output
 is deterministic: sampling is seeded by package, pair and category; the gzip mtime is 0.
 """
@@ -99,6 +109,7 @@ from benchmarks._compound_packages import (  # noqa: E402
     PACKAGES_G,
     PACKAGES_H,
     PACKAGES_I,
+    PACKAGES_J,
 )
 from benchmarks._compound_symbols import symbols_for  # noqa: E402
 from benchmarks._compound_truth import COMPOUND, CompoundPair  # noqa: E402
@@ -125,7 +136,7 @@ DEFAULT_QUOTA = 100
 
 SETS = {letter: (packages, *_paths(letter)) for letter, packages in (
     ("a", PACKAGES), ("b", PACKAGES_B), ("c", PACKAGES_C), ("d", PACKAGES_D), ("e", PACKAGES_E), ("f", PACKAGES_F),
-    ("g", PACKAGES_G), ("h", PACKAGES_H), ("i", PACKAGES_I))}
+    ("g", PACKAGES_G), ("h", PACKAGES_H), ("i", PACKAGES_I), ("j", PACKAGES_J))}
 
 
 def _trees(pkg: Package, v0: str, v1: str, cache: Path) -> tuple[dict[str, str], dict[str, str]]:
