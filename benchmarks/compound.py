@@ -75,9 +75,10 @@ sets e-h were. It holds no Scala: the mirror serves one release of scala (2.11.1
 
 `--set j` builds it over PACKAGES_J, languages no other set holds (Perl, Haskell, OCaml, Erlang, Elixir, R), from
 projects in no other list (sets a-i, the held-out list, the public six): Debian's upstream tarballs where the mirror
-serves two releases or more (path-tiny, libwww, plack, dancer2: Perl; megaparsec, optparse-applicative, xmonad,
-shellcheck: Haskell; re, lwt, cohttp: OCaml; jose, luerl, proper: Erlang; ex_doc, earmark_parser, Elixir's own
-ex_unit/eex/logger: Elixir; stringr, tibble, purrr, roxygen2: R), into
+serves two releases or more (Path::Tiny, Plack, Mojolicious, DateTime, perltidy: Perl; megaparsec,
+optparse-applicative, aeson, servant, conduit, hspec-core: Haskell; re, zarith, batteries, menhir, fmt: OCaml;
+p1_tls, p1_pgsql: Erlang; earmark_parser, Elixir's own ex_unit/eex/logger/mix tasks: Elixir; stringr, tibble, purrr,
+testthat, dplyr, cli, vctrs, rlang: R), into
 ~/.cache/limpet-compound-j/cases-compound-j.jsonl.gz. Their truth symbols are `_compound_symbols.script_symbols_j`'s.
 It was built blind, as sets e-i were:
 
