@@ -1,10 +1,11 @@
 ; OCaml definitions. A `let` binding is a function when it takes
-; parameters or is bound to `fun`/`function`; plain values are skipped.
+; parameters or is bound to `fun`/`function`; plain values are skipped. Each binding of a
+; `let rec f ... and g ...` is a definition of its own (the binding, not the whole `let`).
 
 (value_definition
-  (let_binding pattern: (value_name) @name (parameter))) @definition.function
+  (let_binding pattern: (value_name) @name (parameter)) @definition.function)
 (value_definition
-  (let_binding pattern: (value_name) @name body: [(fun_expression) (function_expression)])) @definition.function
+  (let_binding pattern: (value_name) @name body: [(fun_expression) (function_expression)]) @definition.function)
 
 (type_definition (type_binding name: (_) @name)) @definition.type
 (module_definition (module_binding (module_name) @name)) @definition.module
