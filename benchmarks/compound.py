@@ -107,11 +107,8 @@ from benchmarks._compound_packages import (  # noqa: E402
     PACKAGES_D,
     PACKAGES_E,
     PACKAGES_F,
-    PACKAGES_G,
-    PACKAGES_H,
-    PACKAGES_I,
-    PACKAGES_J,
 )
+from benchmarks._compound_packages_g_to_j import PACKAGES_G, PACKAGES_H, PACKAGES_I, PACKAGES_J  # noqa: E402
 from benchmarks._compound_symbols import symbols_for  # noqa: E402
 from benchmarks._compound_truth import COMPOUND, CompoundPair  # noqa: E402
 from benchmarks._heldout_fetch import Package, fetch_all, source_tree  # noqa: E402
