@@ -1,7 +1,8 @@
 """The package lists of the compound-change sets (benchmarks/compound.py): which releases of
 which projects each set is built from, and the source roots that keep a pair of releases under
 compound.py's MAX_PAIR_BYTES. Every list holds projects in no other list, the held-out list
-(heldout.py) and the public benchmark's six repositories."""
+(heldout.py) and the public benchmark's six repositories. Sets a to f here; g to j, with the
+shared helpers imported from here, in _compound_packages_g_to_j.py."""
 
 from __future__ import annotations
 
