@@ -14,6 +14,7 @@ file must hold every identifier an exact copy keeps (copied_needles).
 
 from __future__ import annotations
 
+from limpet.anchoring._fileview import SymbolView
 from limpet.anchoring._index import WorkspaceIndex
 from limpet.anchoring._languages import family_for_path
 from limpet.anchoring._locate import context_similarity, exact_occurrences, quote_rows, quote_weight
@@ -140,7 +141,7 @@ def _by_similarity(anchor: Anchor, index: WorkspaceIndex, paths: list[str]) -> H
         return None
     _, sim, alike, path, sv = scored[0]
     if len(scored) > 1:  # well ahead of the next: by likeness, or with a new name, by both
-        if sv.name != anchor.symbol_name and alike >= NAME_ALIKE_MIN:
+        if _named(anchor, sv, alike):
             if not named_lead(sim, alike, [(t[1], t[2]) for t in scored[1:]]):
                 return None
         elif sim - scored[1][1] < MARGIN:
@@ -152,11 +153,16 @@ def _by_similarity(anchor: Anchor, index: WorkspaceIndex, paths: list[str]) -> H
     return Hit(path, view, rows[0], rows[1], "moved", round(0.4 + 0.5 * sim, 4))
 
 
-def _needed(anchor: Anchor, sv, alike: float) -> float:
+def _needed(anchor: Anchor, sv: SymbolView, alike: float) -> float:
     """The likeness a symbol elsewhere needs to be the anchor's: less under the same name, or
     under a new one much like it (moved and renamed, as a rename in place, but stricter)."""
     if anchor.position != "symbol":  # a trigram-Jaccard estimate: runs lower than text similarity
         return SKETCH_MIN_SAME_NAME if sv.name == anchor.symbol_name else SKETCH_MIN
     if sv.name == anchor.symbol_name:
         return MOVED_MIN_SAME_NAME
-    return NAMED_MOVED_MIN if alike >= NAME_ALIKE_MIN else MOVED_MIN
+    return NAMED_MOVED_MIN if _named(anchor, sv, alike) else MOVED_MIN
+
+
+def _named(anchor: Anchor, sv: SymbolView, alike: float) -> bool:
+    """A whole symbol found under a new name much like its old one."""
+    return anchor.position == "symbol" and sv.name != anchor.symbol_name and alike >= NAME_ALIKE_MIN
