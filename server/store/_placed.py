@@ -19,8 +19,14 @@ class PlacedFiles:
 
     def __init__(self) -> None:
         self._uniform: dict[str, object] = {}
+        self._changed: set[str] = set()  # files a thread of which changed: never summed up again
 
     def loaded(self, file: str, checked: object) -> None:
+        """A thread of `file` loaded, placed against content `checked`. A file one of whose
+        threads changed is not summed up again: a later load (another process's new thread)
+        sees only its own threads, not the changed one's placement."""
+        if file in self._changed:
+            return
         if self._uniform.setdefault(file, checked) != checked:
             self._uniform[file] = None
 
@@ -28,6 +34,7 @@ class PlacedFiles:
         for thread in threads:
             if thread is not None:
                 self._uniform.pop(thread.anchor.file, None)
+                self._changed.add(thread.anchor.file)
 
     def stale(self, entries: Mapping[str, Entry], path: str, threads: list[Thread], digest: str) -> list[Thread]:
         """The threads of `path` whose position was not computed against content `digest`."""

@@ -157,3 +157,23 @@ def test_a_thread_placed_anew_takes_its_file_out_of_the_one_lookup(workspace, se
     digest = fresh._reconciler.hashes.hash_of("src/auth.py")
     store.stage(store.get(a.id), store.get(a.id), "another content")
     assert [t.id for t in store.checked_against("src/auth.py", threads, digest)] == [a.id]
+
+
+def test_a_file_with_a_changed_thread_is_not_summed_up_again_by_a_later_load():
+    """A thread placed against an older content, changed since (a reply): a thread another
+    process adds later, placed against the current content, does not vouch for it."""
+    from types import SimpleNamespace
+
+    from limpet.server.store._placed import PlacedFiles
+
+    def thread(tid):
+        return SimpleNamespace(id=tid, anchor=SimpleNamespace(file="src/auth.py"))
+
+    old, new = thread("t1"), thread("t2")
+    entries = {"t1": SimpleNamespace(checked=("content 1", None)), "t2": SimpleNamespace(checked=("content 2", None))}
+    placed = PlacedFiles()
+    placed.loaded("src/auth.py", "content 1")
+    assert placed.stale(entries, "src/auth.py", [old], "content 1") == []
+    placed.changed(old)
+    placed.loaded("src/auth.py", "content 2")  # the later load of t2
+    assert placed.stale(entries, "src/auth.py", [old, new], "content 2") == [old]
