@@ -10,12 +10,14 @@ from limpet.server.store._positions import NEVER
 
 __all__ = ["PlacedFiles"]
 
+_MIXED = object()  # a file whose threads were placed against different contents (no digest is it)
+
 
 class PlacedFiles:
     """Per file, the content hash every one of its threads was placed against when the store
-    was loaded (None: not one), until one of them changes. A file found so is checked by one
-    lookup: a first look at each of a hundred threads of a big store is a cache miss each
-    (~1 µs), most of a search's cost on a file it had not touched."""
+    was loaded (None when the file was gone), until one of them changes. A file found so is
+    checked by one lookup: a first look at each of a hundred threads of a big store is a cache
+    miss each (~1 µs), most of a search's cost on a file it had not touched."""
 
     def __init__(self) -> None:
         self._uniform: dict[str, object] = {}
@@ -28,7 +30,7 @@ class PlacedFiles:
         if file in self._changed:
             return
         if self._uniform.setdefault(file, checked) != checked:
-            self._uniform[file] = None
+            self._uniform[file] = _MIXED
 
     def changed(self, *threads: Thread | None) -> None:
         for thread in threads:
@@ -36,7 +38,8 @@ class PlacedFiles:
                 self._uniform.pop(thread.anchor.file, None)
                 self._changed.add(thread.anchor.file)
 
-    def stale(self, entries: Mapping[str, Entry], path: str, threads: list[Thread], digest: str) -> list[Thread]:
+    def stale(self, entries: Mapping[str, Entry], path: str, threads: list[Thread], digest: str | None,
+              ) -> list[Thread]:
         """The threads of `path` whose position was not computed against content `digest`."""
         if self._uniform.get(path, NEVER) == digest:
             return []

@@ -207,7 +207,7 @@ class ThreadStore:
         entry = self._entries.get(thread_id)
         return entry.checked if entry is not None else (NEVER, None)
 
-    def checked_against(self, path: str, threads: list[Thread], digest: str) -> list[Thread]:
+    def checked_against(self, path: str, threads: list[Thread], digest: str | None) -> list[Thread]:
         """The threads of `path` whose position was not computed against file content `digest`
         (see `checked`): a file's hundred threads in one call, not a hundred."""
         return self._placed.stale(self._entries, path, threads, digest)

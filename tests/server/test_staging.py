@@ -177,3 +177,18 @@ def test_a_file_with_a_changed_thread_is_not_summed_up_again_by_a_later_load():
     placed.changed(old)
     placed.loaded("src/auth.py", "content 2")  # the later load of t2
     assert placed.stale(entries, "src/auth.py", [old, new], "content 2") == [old]
+
+
+def test_a_file_whose_threads_disagree_is_checked_thread_by_thread_even_once_it_is_gone():
+    """Threads of one file placed against two contents, then the file deleted (its content hash
+    None): no summary stands for both, each thread is stale."""
+    from types import SimpleNamespace
+
+    from limpet.server.store._placed import PlacedFiles
+
+    threads = [SimpleNamespace(id=tid, anchor=SimpleNamespace(file="src/auth.py")) for tid in ("t1", "t2")]
+    entries = {"t1": SimpleNamespace(checked=("content 1", None)), "t2": SimpleNamespace(checked=("content 2", None))}
+    placed = PlacedFiles()
+    placed.loaded("src/auth.py", "content 1")
+    placed.loaded("src/auth.py", "content 2")
+    assert placed.stale(entries, "src/auth.py", threads, None) == threads
