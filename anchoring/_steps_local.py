@@ -216,13 +216,14 @@ def renamed_step(anchor: Anchor, view: FileView, exact_only: bool = False,
         elif sv.parent_name == parent and not was_sibling(anchor, sv, before):
             renamed.append(sv)
     small = anchor.symbol_tokens < SMALL_SYMBOL_TOKENS
-    renamed_best = _best(anchor, renamed, 1.0 if exact_only else RENAME_MIN_SMALL if small else RENAME_MIN, True)
+    blind = [(symbol_similarity(anchor, sv, blind=True), sv) for sv in renamed]
+    renamed_best = _best(blind, 1.0 if exact_only else RENAME_MIN_SMALL if small else RENAME_MIN)
     if renamed_best is None and not exact_only:
-        renamed_best = _named_alike(anchor, renamed)
+        renamed_best = _named_alike(anchor, blind)
     threshold = 1.0 if exact_only else RENAME_MIN_SMALL if small else REPARENT_MIN
     if not exact_only and _sole_heir(anchor, parent, reparented, view, before):
         threshold = min(threshold, SOLE_HEIR_MIN)
-    reparented_best = _best(anchor, reparented, threshold, False)
+    reparented_best = _best([(symbol_similarity(anchor, sv), sv) for sv in reparented], threshold)
     if renamed_best and reparented_best:  # both kinds of change fit: only a clear winner will do
         (a, _), (b, _) = renamed_best, reparented_best
         if abs(a - b) < MARGIN:
@@ -250,11 +251,12 @@ def _sole_heir(anchor: Anchor, parent: str, reparented: list[SymbolView], view: 
     return sum(1 for sv in before.symbols if sv.name == anchor.symbol_name) == 1
 
 
-def _named_alike(anchor: Anchor, cands: list[SymbolView]) -> tuple[float, SymbolView] | None:
+def _named_alike(anchor: Anchor, blind: list[tuple[float, SymbolView]]) -> tuple[float, SymbolView] | None:
     """A renamed symbol whose body was rewritten: a new name much like the old one vouches for
-    a body less alike, when body and name together put it well ahead of every other new one."""
-    scored = sorted(((symbol_similarity(anchor, sv, blind=True), name_likeness(anchor.symbol_name, sv.name), sv)
-                     for sv in cands), key=lambda t: (-(t[0] + t[1]), t[2].first))
+    a body less alike (`blind`: each new symbol's name-blind likeness), when body and name
+    together put it well ahead of every other new one."""
+    scored = sorted(((sim, name_likeness(anchor.symbol_name, sv.name), sv) for sim, sv in blind),
+                    key=lambda t: (-(t[0] + t[1]), t[2].first))
     if not scored:
         return None
     sim, alike, best = scored[0]
@@ -276,11 +278,11 @@ def name_likeness(old: str, new: str) -> float:
     return Indel.normalized_similarity(old.lower(), new.lower())
 
 
-def _best(anchor: Anchor, cands: list[SymbolView], threshold: float, blind: bool) -> tuple[float, SymbolView] | None:
-    if not cands:
+def _best(candidates: list[tuple[float, SymbolView]], threshold: float) -> tuple[float, SymbolView] | None:
+    """The most alike of (likeness, symbol) candidates, at least `threshold` and a margin ahead."""
+    if not candidates:
         return None
-    scored = sorted(((symbol_similarity(anchor, sv, blind=blind), sv) for sv in cands),
-                    key=lambda t: (-t[0], t[1].first))
+    scored = sorted(candidates, key=lambda t: (-t[0], t[1].first))
     if threshold >= 1.0:  # identical but for the name: only another identical one is a rival
         scored = [t for t in scored if t[0] >= 1.0]
         if len(scored) != 1:
