@@ -69,7 +69,7 @@ EXTENSIONS: dict[str, str] = {
     ".glsl": "glsl", ".vert": "glsl", ".frag": "glsl", ".geom": "glsl", ".comp": "glsl",
     ".gn": "gn", ".gni": "gn", ".graphql": "graphql", ".gql": "graphql",
     ".groovy": "groovy", ".gradle": "groovy", ".gvy": "groovy",
-    ".hack": "hack", ".ha": "hare", ".hs": "haskell", ".lhs": "haskell",
+    ".hack": "hack", ".hhi": "hack", ".ha": "hare", ".hs": "haskell", ".lhs": "haskell",
     ".hx": "haxe", ".hcl": "hcl", ".heex": "heex", ".hlsl": "hlsl", ".fx": "hlsl",
     ".html": "html", ".htm": "html", ".ini": "ini", ".cfg": "ini", ".ispc": "ispc", ".janet": "janet",
     ".json": "json", ".jsonc": "json", ".json5": "json",
@@ -170,6 +170,12 @@ DIALECTS: dict[str, tuple[tuple[str, re.Pattern[bytes]], ...]] = {
             rb"|using[ \t]+namespace\b|class[ \t]+\w+[^;()\n]*$)"
             rb"|\bstd::\w|\b(?:constexpr|nullptr|noexcept|static_cast|reinterpret_cast)\b", re.MULTILINE)),
     ),
+    # A LaTeX document class (no symbols of ours: text anchoring), not an Apex class.
+    ".cls": (("latex", re.compile(rb"^[ \t]*\\(?:ProvidesClass|NeedsTeXFormat|LoadClass|DeclareOption)\b", re.MULTILINE)),),
+    # A compiler's dependency file (`foo.o: foo.c foo.h`), not D source.
+    ".d": (("make", re.compile(rb"\A(?:[ \t]*(?:#[^\n]*)?\n)*[^\s:#]+\.(?:o|obj|lo|d)[ \t]*:")),),
+    # Hack written in a .php file declares itself on its first line.
+    ".php": (("hack", re.compile(rb"\A(?:#![^\n]*\n)?<\?hh\b")),),
 }
 DIALECT_BYTES = 65536  # markers are looked for in the file's head (a header declares early)
 

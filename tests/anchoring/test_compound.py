@@ -78,6 +78,18 @@ def test_a_plain_c_header_stays_c_and_an_interface_header_is_objective_c():
     assert language_for("src/buf.c", b"std::vector<int> v;") == "c"  # only shared extensions are read
 
 
+def test_other_shared_extensions_are_told_apart_by_content():
+    # .cls: an Apex class, or a LaTeX document class; .d: D source, or a compiler's dependency
+    # file; .php: PHP, or Hack declaring itself on its first line.
+    assert language_for("force-app/Invoice.cls", b"public with sharing class Invoice {\n}\n") == "apex"
+    assert language_for("tex/report.cls", b"\\NeedsTeXFormat{LaTeX2e}\n\\ProvidesClass{report}\n") == "latex"
+    assert language_for("src/app.d", b"module app;\nvoid main() {}\n") == "d"
+    assert language_for("build/app.d", b"build/app.o: src/app.c include/app.h\n") == "make"
+    assert language_for("www/index.php", b"<?php\necho 1;\n") == "php"
+    assert language_for("www/page.php", b"<?hh\nfunction f(): void {}\n") == "hack"
+    assert language_for("hhi/lib.hhi", b"<?hh\nfunction f(): void;\n") == "hack"
+
+
 # -- signatures -------------------------------------------------------------------------------------
 
 
