@@ -78,8 +78,8 @@ EXTENSIONS: dict[str, str] = {
     ".lua": "lua", ".luau": "luau", ".mk": "make", ".mak": "make",
     ".m": "objc", ".mermaid": "mermaid", ".mmd": "mermaid",
     ".nim": "nim", ".nims": "nim", ".ninja": "ninja", ".nix": "nix", ".nqc": "nqc",
-    ".mm": "objc", ".mat": "matlab", ".ml": "ocaml", ".mli": "ocaml_interface", ".odin": "odin", ".org": "org",
-    ".pas": "pascal", ".pp": "puppet", ".dpr": "pascal", ".pem": "pem", ".crt": "pem",
+    ".mm": "objc", ".ml": "ocaml", ".mli": "ocaml_interface", ".odin": "odin", ".org": "org",
+    ".pas": "pascal", ".lpr": "pascal", ".dpk": "pascal", ".pp": "puppet", ".dpr": "pascal", ".pem": "pem", ".crt": "pem",
     ".pl": "perl", ".pm": "perl", ".t": "perl", ".pgn": "pgn", ".po": "po", ".pot": "po",
     ".pony": "pony", ".ps1": "powershell", ".psm1": "powershell", ".psd1": "powershell",
     ".prisma": "prisma", ".properties": "properties", ".proto": "proto", ".psv": "psv",
@@ -174,6 +174,11 @@ DIALECTS: dict[str, tuple[tuple[str, re.Pattern[bytes]], ...]] = {
     ".cls": (("latex", re.compile(rb"^[ \t]*\\(?:ProvidesClass|NeedsTeXFormat|LoadClass|DeclareOption)\b", re.MULTILINE)),),
     # A compiler's dependency file (`foo.o: foo.c foo.h`), not D source.
     ".d": (("make", re.compile(rb"\A(?:[ \t]*(?:#[^\n]*)?\n)*[^\s:#]+\.(?:o|obj|lo|d)[ \t]*:")),),
+    # MATLAB: its first non-blank line a `%` comment or a function or class definition
+    # (Objective-C opens with `#import`, `//`, `/*` or `@`).
+    ".m": (("matlab", re.compile(rb"\A\s*(?:%|function\b|classdef\b)")),),
+    # Free Pascal's units and programs, not Puppet manifests.
+    ".pp": (("pascal", re.compile(rb"^[ \t]*(?:unit|program|library)[ \t]+[\w.]+[ \t]*;", re.MULTILINE | re.IGNORECASE)),),
     # Hack written in a .php file declares itself on its first line.
     ".php": (("hack", re.compile(rb"\A(?:#![^\n]*\n)?<\?hh\b")),),
 }

@@ -88,6 +88,12 @@ def test_other_shared_extensions_are_told_apart_by_content():
     assert language_for("www/index.php", b"<?php\necho 1;\n") == "php"
     assert language_for("www/page.php", b"<?hh\nfunction f(): void {}\n") == "hack"
     assert language_for("hhi/lib.hhi", b"<?hh\nfunction f(): void;\n") == "hack"
+    # .m: Objective-C, or MATLAB; .pp: Puppet, or a Free Pascal unit.
+    assert language_for("ios/Camera.m", b'#import "Camera.h"\n@implementation Camera\n@end\n') == "objc"
+    assert language_for("dsp/filter.m", b"function y = filter(x)\n  y = x;\nend\n") == "matlab"
+    assert language_for("dsp/RingBuffer.m", b"% A ring buffer.\nclassdef RingBuffer < handle\nend\n") == "matlab"
+    assert language_for("manifests/init.pp", b"class nginx {\n  package { 'nginx': }\n}\n") == "puppet"
+    assert language_for("src/strutils.pp", b"{ helpers }\nunit StrUtils;\ninterface\n") == "pascal"
 
 
 # -- signatures -------------------------------------------------------------------------------------

@@ -54,7 +54,7 @@ def _mutate(rng: random.Random, src: bytes) -> bytes:
 
 @pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.name)
 def test_rematch_equals_a_full_query_on_the_same_tree(path):
-    language = _languages.language_for_path(path.name)
+    language = _languages.language_for(path.name, path.read_bytes())
     rng = random.Random(path.name)
     view = FileView(language, path.read_bytes())
     assert view.symbols is not None
@@ -72,7 +72,7 @@ _EVIDENCE = ("text", "norm_hash", "blind_hash", "structure_hash", "sketch", "tok
 
 @pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.name)
 def test_evidence_shared_from_the_previous_version_equals_a_fresh_computation(path):
-    language = _languages.language_for_path(path.name)
+    language = _languages.language_for(path.name, path.read_bytes())
     rng = random.Random("evidence" + path.name)
     view = FileView(language, path.read_bytes())
     shared = 0

@@ -19,7 +19,14 @@ import pytest
 
 from limpet.anchoring import _languages
 from limpet.anchoring._complexity import cyclomatic_complexity
-from limpet.anchoring._languages import available_queries, get_query, has_symbols, language_for_path, parse
+from limpet.anchoring._languages import (
+    available_queries,
+    get_query,
+    has_symbols,
+    language_for,
+    language_for_path,
+    parse,
+)
 from limpet.anchoring._symbols import Symbol, extract_symbols
 
 FIXTURES = Path(__file__).parent / "fixtures" / "symbols"
@@ -60,7 +67,7 @@ def test_query_compiles_and_has_definitions(language):
 def test_golden_symbols(language):
     path = _fixture_for(language)
     assert path is not None, f"add tests/anchoring/fixtures/symbols/{language}.<ext> for {language}.scm"
-    assert language_for_path(path.name) == language, f"{path.name} does not map to {language}"
+    assert language_for(path.name, path.read_bytes()) == language, f"{path.name} does not map to {language}"
     golden = path.with_name(path.name + GOLDEN)
     rows = _golden(language, path)
     if UPDATE or not golden.exists():
