@@ -55,7 +55,7 @@ EXTENSIONS: dict[str, str] = {
     ".asm": "asm", ".s": "asm", ".astro": "astro", ".beancount": "beancount",
     ".bib": "bibtex", ".bicep": "bicep", ".bb": "bitbake", ".bbappend": "bitbake", ".bbclass": "bitbake",
     ".bsl": "bsl", ".cairo": "cairo", ".capnp": "capnp", ".chatito": "chatito", ".clar": "clarity",
-    ".clj": "clojure", ".cljs": "clojure", ".cljc": "clojure", ".edn": "clojure",
+    ".clj": "clojure", ".cljs": "clojure", ".cljc": "clojure", ".cljd": "clojure", ".edn": "clojure",
     ".cmake": "cmake", ".cob": "cobol", ".cbl": "cobol",
     ".lisp": "commonlisp", ".lsp": "commonlisp", ".cl": "commonlisp", ".asd": "commonlisp",
     ".cpon": "cpon", ".css": "css", ".csv": "csv", ".cu": "cuda", ".cuh": "cuda",
@@ -84,8 +84,8 @@ EXTENSIONS: dict[str, str] = {
     ".pony": "pony", ".ps1": "powershell", ".psm1": "powershell", ".psd1": "powershell",
     ".prisma": "prisma", ".properties": "properties", ".proto": "proto", ".psv": "psv",
     ".purs": "purescript", ".qml": "qmljs", ".scm": "scheme",
-    ".r": "r", ".rkt": "racket", ".re": "re2c", ".rego": "rego", ".ron": "ron", ".rst": "rst",
-    ".ss": "scheme", ".sld": "scheme", ".scss": "scss", ".smali": "smali", ".smithy": "smithy",
+    ".r": "r", ".rkt": "racket", ".rktl": "racket", ".re": "re2c", ".rego": "rego", ".ron": "ron", ".rst": "rst",
+    ".ss": "scheme", ".sld": "scheme", ".sls": "scheme", ".sps": "scheme", ".scss": "scss", ".smali": "smali", ".smithy": "smithy",
     ".sol": "solidity", ".rq": "sparql", ".sparql": "sparql", ".sql": "sql", ".nut": "squirrel",
     ".star": "starlark", ".bzl": "starlark", ".bazel": "starlark", ".svelte": "svelte", ".td": "tablegen",
     ".tcl": "tcl", ".tf": "terraform", ".tfvars": "terraform", ".thrift": "thrift",
@@ -108,7 +108,7 @@ FILENAMES: dict[str, str] = {
     "Gemfile": "ruby", "Rakefile": "ruby", "Podfile": "ruby", "Vagrantfile": "ruby", "Brewfile": "ruby",
     "Jenkinsfile": "groovy", "Kconfig": "kconfig", "requirements.txt": "requirements",
     "MANIFEST.in": "pymanifest", "qmldir": "qmldir", ".inputrc": "readline", "XCompose": "xcompose",
-    ".bashrc": "bash", ".bash_profile": "bash", ".profile": "bash", ".zshrc": "bash",
+    ".emacs": "elisp", ".spacemacs": "elisp", ".sbclrc": "commonlisp", ".bashrc": "bash", ".bash_profile": "bash", ".profile": "bash", ".zshrc": "bash",
     "PKGBUILD": "bash", "APKBUILD": "bash", "justfile": "make",
 }
 
@@ -137,7 +137,7 @@ FAMILIES: dict[str, str] = {
     "cpp": "c", "objc": "c", "cuda": "c", "arduino": "c", "ispc": "c",
     "typescript": "javascript", "tsx": "javascript", "vue": "javascript", "svelte": "javascript",
     "astro": "javascript", "kotlin": "java", "scala": "java", "groovy": "java",
-    "ocaml_interface": "ocaml", "fsharp_signature": "fsharp", "luau": "lua",
+    "ocaml_interface": "ocaml", "fsharp_signature": "fsharp", "luau": "lua", "racket": "scheme",
     "markdown": TEXT, "rst": TEXT, "org": TEXT, "latex": TEXT,
 }
 
@@ -174,6 +174,8 @@ DIALECTS: dict[str, tuple[tuple[str, re.Pattern[bytes]], ...]] = {
     ".cls": (("latex", re.compile(rb"^[ \t]*\\(?:ProvidesClass|NeedsTeXFormat|LoadClass|DeclareOption)\b", re.MULTILINE)),),
     # A compiler's dependency file (`foo.o: foo.c foo.h`), not D source.
     ".d": (("make", re.compile(rb"\A(?:[ \t]*(?:#[^\n]*)?\n)*[^\s:#]+\.(?:o|obj|lo|d)[ \t]*:")),),
+    # An OpenCL kernel (C with qualifiers), not Common Lisp.
+    ".cl": (("c", re.compile(rb"\b__kernel\b|\bkernel[ \t]+void\b|^[ \t]*#[ \t]*(?:include|define|pragma)\b", re.MULTILINE)),),
     # MATLAB: its first non-blank line a `%` comment or a function or class definition
     # (Objective-C opens with `#import`, `//`, `/*` or `@`).
     ".m": (("matlab", re.compile(rb"\A\s*(?:%|function\b|classdef\b)")),),

@@ -94,6 +94,9 @@ def test_other_shared_extensions_are_told_apart_by_content():
     assert language_for("dsp/RingBuffer.m", b"% A ring buffer.\nclassdef RingBuffer < handle\nend\n") == "matlab"
     assert language_for("manifests/init.pp", b"class nginx {\n  package { 'nginx': }\n}\n") == "puppet"
     assert language_for("src/strutils.pp", b"{ helpers }\nunit StrUtils;\ninterface\n") == "pascal"
+    # .cl: Common Lisp, or an OpenCL kernel.
+    assert language_for("src/util.cl", b"(defun square (x) (* x x))\n") == "commonlisp"
+    assert language_for("kernels/add.cl", b"__kernel void add(__global float *a) {\n}\n") == "c"
 
 
 # -- signatures -------------------------------------------------------------------------------------
