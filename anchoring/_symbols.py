@@ -197,6 +197,8 @@ def _clean_name(text: str) -> str:
     text = _WS.sub(" ", text).strip()
     if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'`":
         text = text[1:-1]  # string-keyed members: 'foo'() / "foo": function
+    if text.startswith(("::", "\\")) and len(text) > 2:
+        text = text.lstrip(":\\")  # a fully qualified `::ns::f` (Tcl, C++) or `\Ns\f` (PHP) names `ns.f`
     return text.replace("::", ".").replace("\\", ".")
 
 

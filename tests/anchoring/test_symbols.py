@@ -241,3 +241,9 @@ def test_unknown_language_is_empty():
     assert extract_symbols("no_such_language", b"x") == []
     assert get_query("no_such_language") is None
     assert isinstance(Symbol, type)
+
+
+def test_a_fully_qualified_name_drops_its_leading_separator():
+    # Tcl's `proc ::ns::f` is ns.f, as `proc ns::f` is (no name starts with a dot).
+    syms = extract_symbols("tcl", b"proc ::ns::f {a} {\n  return $a\n}\nproc ns::g {} {}\n")
+    assert [s.qualified_name for s in syms] == ["ns.f", "ns.g"]
