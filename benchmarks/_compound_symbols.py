@@ -34,6 +34,7 @@ containers, a class's `method` a method. Erlang: a function (its consecutive cla
 `defp`, `defmacro(p)`, `defguard(p)` functions, consecutive clauses of one name one symbol. R: a name assigned a
 function (`f <- function`, `f = function`, `` `%||%` <- function``, `obj$f <- function` is `obj.f`) outside
 any function. Nothing nested in a function counts (Haskell `where`, R closures, OCaml local lets).
+Set k's languages (the Lisps, Tcl, Fish, Ada, Fortran, D, Pascal, Verilog) are `_compound_symbols_k`'s.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ from functools import lru_cache
 
 from tree_sitter_language_pack import get_parser
 
+from benchmarks._compound_symbols_k import EXTENSIONS_K, SET_K, script_symbols_k
 from benchmarks._heldout_symbols import Symbol, parser_language, split_lines
 from benchmarks._heldout_symbols import symbols as script_symbols
 
@@ -82,7 +84,7 @@ EXTENSIONS = {".java": "java", ".kt": "kotlin", ".kts": "kotlin", ".swift": "swi
               ".rb": "ruby", ".rake": "ruby", ".php": "php", ".cs": "csharp", ".lua": "lua", ".scala": "scala",
               ".sc": "scala", ".go": "go", ".rs": "rust", ".pm": "perl", ".pl": "perl", ".t": "perl",
               ".hs": "haskell", ".ml": "ocaml", ".erl": "erlang", ".hrl": "erlang", ".ex": "elixir",
-              ".exs": "elixir", ".r": "r", ".R": "r"}
+              ".exs": "elixir", ".r": "r", ".R": "r"} | EXTENSIONS_K  # set k's: _compound_symbols_k
 SET_J = {"perl", "haskell", "ocaml", "erlang", "elixir", "r"}  # read by `script_symbols_j`
 ELIXIR_CONTAINERS = {"defmodule", "defprotocol", "defimpl"}
 ELIXIR_FUNCTIONS = {"def", "defp", "defmacro", "defmacrop", "defguard", "defguardp"}
@@ -376,6 +378,8 @@ def symbols_for(h_language: str):
         lang = language_of(path, h_language)
         if lang in SET_J:
             return script_symbols_j(path, text, lang)
+        if lang in SET_K:
+            return script_symbols_k(path, text, lang)
         return native_symbols(path, text, lang) if lang in DEFINITIONS else ()
 
     return symbols

@@ -84,6 +84,19 @@ It was built blind, as sets e-i were:
 
     .venv/bin/python benchmarks/compound.py --set j -v
 
+`--set k` builds it over PACKAGES_K, more languages no other set holds (Emacs Lisp, Common Lisp, Scheme, Racket,
+Tcl, Fish, Ada, Fortran, Pascal, Verilog), from projects in no other list (sets a-j, the held-out list, the public
+six): Debian's upstream tarballs where the mirror serves two releases or more (Emacs's emacs-lisp files, helm,
+AUCTeX, haskell-mode, notmuch's front end: Emacs Lisp; SBCL's PCL, ECL, Maxima: Common Lisp; Guile's modules,
+GnuCash's reports, GIMP's Script-Fu: Scheme; Racket's racket/private; Tcl's and Tk's libraries, tcllib, git-gui:
+Tcl; fish's functions; GHDL's runtime: Ada; LAPACK's free-form sources: Fortran; Lazarus's lazutils and TAChart:
+Pascal; yosys's cell libraries: Verilog), into ~/.cache/limpet-compound-k/cases-compound-k.jsonl.gz. Their truth
+symbols are `_compound_symbols_k`'s. It was built blind, as sets e-j were (the mirror serves one release of most
+small projects in these languages, and of every Clojure, D, Nim, Haxe, Groovy and Starlark one:
+benchmarks/_compound_packages_k.py):
+
+    .venv/bin/python benchmarks/compound.py --set k -v
+
 Third-party code and the built cases stay in ~/.cache/limpet-compound*/ (never committed). The output
 is deterministic: sampling is seeded by package, pair and category; the gzip mtime is 0.
 """
@@ -109,6 +122,7 @@ from benchmarks._compound_packages import (  # noqa: E402
     PACKAGES_F,
 )
 from benchmarks._compound_packages_g_to_j import PACKAGES_G, PACKAGES_H, PACKAGES_I, PACKAGES_J  # noqa: E402
+from benchmarks._compound_packages_k import PACKAGES_K  # noqa: E402
 from benchmarks._compound_symbols import symbols_for  # noqa: E402
 from benchmarks._compound_truth import COMPOUND, CompoundPair  # noqa: E402
 from benchmarks._heldout_fetch import Package, fetch_all, source_tree  # noqa: E402
@@ -134,7 +148,7 @@ DEFAULT_QUOTA = 100
 
 SETS = {letter: (packages, *_paths(letter)) for letter, packages in (
     ("a", PACKAGES), ("b", PACKAGES_B), ("c", PACKAGES_C), ("d", PACKAGES_D), ("e", PACKAGES_E), ("f", PACKAGES_F),
-    ("g", PACKAGES_G), ("h", PACKAGES_H), ("i", PACKAGES_I), ("j", PACKAGES_J))}
+    ("g", PACKAGES_G), ("h", PACKAGES_H), ("i", PACKAGES_I), ("j", PACKAGES_J), ("k", PACKAGES_K))}
 
 
 def _trees(pkg: Package, v0: str, v1: str, cache: Path) -> tuple[dict[str, str], dict[str, str]]:
