@@ -78,7 +78,7 @@ EXTENSIONS: dict[str, str] = {
     ".tex": "latex", ".sty": "latex", ".ld": "linkerscript", ".ll": "llvm",
     ".lua": "lua", ".luau": "luau", ".mk": "make", ".mak": "make",
     ".m": "objc", ".mermaid": "mermaid", ".mmd": "mermaid",
-    ".nim": "nim", ".nims": "nim", ".ninja": "ninja", ".nix": "nix", ".nqc": "nqc",
+    ".nim": "nim", ".nims": "nim", ".nimble": "nim", ".ninja": "ninja", ".nix": "nix", ".nqc": "nqc",
     ".mm": "objc", ".ml": "ocaml", ".mli": "ocaml_interface", ".odin": "odin", ".org": "org",
     ".pas": "pascal", ".lpr": "pascal", ".dpk": "pascal", ".pp": "puppet", ".dpr": "pascal", ".pem": "pem", ".crt": "pem",
     ".pl": "perl", ".pm": "perl", ".t": "perl", ".pgn": "pgn", ".po": "po", ".pot": "po",
