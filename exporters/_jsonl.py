@@ -100,6 +100,8 @@ def _after(item: ExportItem, options: ExportOptions, cache: LineCache | None) ->
     thread = item.thread
     snap = thread.snapshots.get("resolved")
     if snap is not None and thread.status != "open":
+        if snap.gone:  # resolved as an orphan: its code was gone by then
+            return _code(None, snap.file, snap.line_start, snap.line_end, snap.at, "gone")
         return _code(snap.text, snap.file, snap.line_start, snap.line_end, snap.at, "resolved")
     a = thread.anchor
     ex = excerpt(item, 0, cache)

@@ -24,6 +24,7 @@ from limpet.exporters._sink import (
     checked,
     open_sink,
     remove_tree,
+    storage_failed,
     temp_sibling,
     to_path,
 )
@@ -97,18 +98,35 @@ def _write_dataset(
             suggestion="Choose a new directory for the partitioned dataset, or remove the old one.",
         )
     tmp = temp_sibling(target)
-    remove_tree(tmp)  # leftovers of an interrupted export to this same path
-    tmp.mkdir(parents=True)
     try:
+        tmp.mkdir(parents=True)
         _dataset(batches, tmp, options)
         size = sum(p.stat().st_size for p in tmp.rglob("*") if p.is_file())
-        if target.exists():
-            target.rmdir()  # checked empty above
-        os.replace(tmp, target)
+        _move_into_place(tmp, target)
+    except OSError as exc:
+        remove_tree(tmp)
+        raise storage_failed(exc, target) from None
     except BaseException:
         remove_tree(tmp)
         raise
     return size, str(target)
+
+
+def _move_into_place(tmp: Path, target: Path) -> None:
+    """Rename the finished folder onto `target` (absent or empty). Another export that
+    finished first into the same folder wins: this one is refused, typed, its files removed."""
+    try:
+        if target.exists():
+            target.rmdir()  # checked empty before writing; not empty now: someone else's
+        os.replace(tmp, target)
+    except OSError as exc:
+        if target.is_dir() and any(target.iterdir()):
+            raise InvalidArgument(
+                f"{target} was written by another export meanwhile; this export is not kept",
+                field="output",
+                suggestion="Export into a new directory, or run one export into a folder at a time.",
+            ) from exc
+        raise
 
 
 def _dataset(batches: Iterator[pa.RecordBatch], base: Path, options: ExportOptions) -> None:

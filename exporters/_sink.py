@@ -6,6 +6,7 @@ interrupted export never leaves a half-written file where the user expects a goo
 
 from __future__ import annotations
 
+import itertools
 import os
 import shutil
 import sys
@@ -15,7 +16,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from limpet.exporters._types import ExportItem, Progress
-from limpet.model import InvalidArgument
+from limpet.model import InvalidArgument, StorageFailed
 
 __all__ = [
     "CountingWriter",
@@ -23,6 +24,7 @@ __all__ = [
     "checked",
     "open_sink",
     "remove_tree",
+    "storage_failed",
     "temp_sibling",
     "to_path",
 ]
@@ -73,9 +75,20 @@ def to_path(out: BinaryIO | str | os.PathLike, *, allow_stdout: bool) -> Path | 
     return out
 
 
+_temps = itertools.count()
+
+
 def temp_sibling(path: Path) -> Path:
-    # Deterministic name (no random source): one export to a given path at a time.
-    return path.with_name(f".{path.name}.limpet-tmp")
+    """A temporary name beside `path` that no other export uses: the process id and a
+    per-process counter tell two exports to one path apart (several processes, or threads of
+    one), with no random source. The last export to finish replaces the file whole."""
+    return path.with_name(f".{path.name}.{os.getpid()}-{next(_temps)}.limpet-tmp")
+
+
+def storage_failed(exc: OSError, target: Path, action: str = "write") -> StorageFailed:
+    """A typed error for an OSError writing an export (disk full, read-only, no permission)."""
+    return StorageFailed(f"Cannot {action} {target}: {exc.strerror or exc}", field="output",
+                         details={"path": str(target), "errno": exc.errno})
 
 
 @contextmanager
@@ -98,7 +111,12 @@ def open_sink(
         with fh:
             writer = CountingWriter(fh)
             yield writer, str(target)
+            fh.flush()
+            os.fsync(fh.fileno())
         os.replace(tmp, target)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise storage_failed(exc, target) from None
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise

@@ -82,27 +82,33 @@ class HistoryEvent(msgspec.Struct, frozen=True, gc=False):
         return cls(d["at"], d["event"], d.get("by"), dict(d.get("details") or {}))
 
 
-class Snapshot(msgspec.Struct, frozen=True, gc=False):
-    """The anchored code at a moment (creation, resolution): what review-pairs exports need."""
+class Snapshot(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
+    """The anchored code at a moment (creation, resolution): what review-pairs exports need.
+    `gone`: the thread was orphaned then (its code no longer existed; `text` is what it last
+    held); written only when true, so older records read and write unchanged."""
 
     at: str
     file: str
     line_start: int
     line_end: int
     text: str
+    gone: bool = False
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out = {
             "at": self.at,
             "file": self.file,
             "line_start": self.line_start,
             "line_end": self.line_end,
             "text": self.text,
         }
+        if self.gone:
+            out["gone"] = True
+        return out
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Snapshot:
-        return cls(d["at"], d["file"], d["line_start"], d["line_end"], d["text"])
+        return cls(d["at"], d["file"], d["line_start"], d["line_end"], d["text"], bool(d.get("gone", False)))
 
 
 class Thread(msgspec.Struct, frozen=True, gc=False):

@@ -149,9 +149,10 @@ def merged(a: Thread, b: Thread) -> Thread:
                         created_at=min(a.created_at, b.created_at))
 
 
-def snapshot_of(anchor: Anchor, now: str) -> Snapshot:
-    """The code an anchor points at, now (what a resolution keeps)."""
-    return _snapshot(now, anchor)
+def snapshot_of(thread: Thread, now: str) -> Snapshot:
+    """The code a thread points at, now (what a resolution keeps); an orphan's code is gone."""
+    snap = _snapshot(now, thread.anchor)
+    return msgspec.structs.replace(snap, gone=True) if thread.health == "orphaned" else snap
 
 
 def _snapshot(now: str, anchor: Anchor) -> Snapshot:

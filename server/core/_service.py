@@ -263,10 +263,12 @@ class Service:
     def resolve(self, thread_id: str, *, decision: str | None = None, wontfix: bool = False,
                 decider: str = DEFAULT_AUTHOR) -> Thread:
         """Idempotent: resolving a resolved thread changes nothing and keeps resolved_at. The
-        code where the thread is now is kept with the resolution (review-pair exports)."""
+        code where the thread is now is kept with the resolution (review-pair exports): the
+        thread is re-anchored first, so a fix committed a moment ago is what it keeps."""
+        self.get(thread_id)  # re-anchored when its file changed; the store then holds it current
         return self._update(thread_id, lambda t: edits.new_event(
             "resolved", decider, decision=decision, wontfix=wontfix,
-            snapshot=edits.snapshot_of(t.anchor, utc_now())))
+            snapshot=edits.snapshot_of(t, utc_now())))
 
     def reopen(self, thread_id: str, *, by: str = DEFAULT_AUTHOR) -> Thread:
         """Reopening keeps the earlier decision: it stays on the thread and in its history."""
