@@ -239,7 +239,9 @@ class Reconciler:
                 if was[0] == digest and (t.health != "orphaned" or workspace is None or was[1] == workspace):
                     continue  # its position was computed against this very content
                 updated = self._reanchor_one(t, source)
-                self.store.stage(t, updated, digest, workspace if updated.health == "orphaned" else None)
+                # Checked against the content of the file it is placed in now (moved: another one).
+                placed = digest if updated.anchor.file == path else self.hashes.hash_of(updated.anchor.file)
+                self.store.stage(t, updated, placed, workspace if updated.health == "orphaned" else None)
                 if updated is not t:
                     report.changed.append(updated)
                     counts[t.health] -= 1

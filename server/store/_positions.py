@@ -6,6 +6,13 @@ row counts only while its `base` is the event that set the committed anchor: onc
 moves the thread, positions derived from the old anchor are ignored. `checked` says what
 content a position was computed against; a thread is stale when its file's content hash
 differs (NEVER: not computed yet, e.g. an orphan read from the older layout).
+
+A position is current only for a file that exists with the content it was placed against:
+a placed thread (anchored, drifted) checked against an absent file (hash None) counts as
+never checked, whatever file it points at. Otherwise a thread re-anchored into b.py while
+its old file a.py was being checked (absent: renamed) would read as current once a checkout
+removes b.py too (absent equals absent), pointing into a file that is not there. Only an
+orphan is current for an absent file: there is nothing in it to place the thread on.
 """
 
 from __future__ import annotations
@@ -40,7 +47,7 @@ class Positions:
             else:
                 return base.evolve(anchor=d.anchor, health=d.health, anchor_method=d.method,
                                    anchor_confidence=d.confidence, history=base.history + d.history), \
-                    (d.checked, d.checked_ws)
+                    (_current(d.checked, d.health), d.checked_ws)
         return base, (base.anchor.content_hash if base.health != "orphaned" else NEVER, None)
 
     def stage(self, thread_id: str, anchor_key: str, committed: Thread, updated: Thread, checked: str | None,
@@ -50,7 +57,7 @@ class Positions:
             base=anchor_key, anchor=updated.anchor, health=updated.health,  # type: ignore[arg-type]
             method=updated.anchor_method, confidence=float(updated.anchor_confidence), checked=checked,
             checked_ws=checked_ws, history=tuple(updated.history[len(committed.history):]))
-        return (checked, checked_ws)
+        return (_current(checked, updated.health), checked_ws)
 
     @property
     def pending(self) -> int:
@@ -68,3 +75,8 @@ class Positions:
         if self._rows is None:
             self._rows = self._cache.load()
         return self._rows
+
+
+def _current(checked: str | None, health: str) -> object:
+    """What a position counts as checked against: an absent file (None) only for an orphan."""
+    return NEVER if checked is None and health != "orphaned" else checked
