@@ -12,12 +12,14 @@ from itertools import accumulate
 
 import pyarrow as pa
 
-from limpet.exporters._types import ExportItem
+from limpet.exporters._provenance import Languages, split_of
+from limpet.exporters._secrets import Redactor
+from limpet.exporters._types import DEFAULT_SHARES, ExportItem
 from limpet.model import InvalidArgument
 
 __all__ = ["PARQUET_SCHEMA", "PARQUET_SCHEMA_ID", "build_batch"]
 
-PARQUET_SCHEMA_ID = "limpet.parquet/1"
+PARQUET_SCHEMA_ID = "limpet.parquet/2"  # /2 added repository, commit, language, split (columns only added)
 TS = pa.timestamp("us", tz="UTC")
 DICT = pa.dictionary(pa.int32(), pa.string())
 
@@ -72,6 +74,10 @@ PARQUET_SCHEMA = pa.schema(
         pa.field("code_at_creation", pa.string()),
         pa.field("code_at_resolution", pa.string()),
         pa.field("comments", pa.list_(pa.field("element", COMMENT, nullable=False)), nullable=False),
+        pa.field("repository", DICT, nullable=False),
+        pa.field("commit", pa.string()),
+        pa.field("language", DICT),
+        pa.field("split", DICT, nullable=False),
     ],
     metadata={b"limpet.schema": PARQUET_SCHEMA_ID.encode()},
 )
@@ -107,13 +113,13 @@ def _str(values: list[str | None]) -> pa.Array:
     return pa.array(values, pa.string())
 
 
-def _comments(threads: list) -> pa.Array:
+def _comments(threads: list, clean) -> pa.Array:
     offsets = _int32(list(accumulate((len(t.comments) for t in threads), initial=0)))
     flat = [c for t in threads for c in t.comments]
     values = pa.StructArray.from_arrays(
         [
             _str([c.id for c in flat]),
-            _str([c.body for c in flat]),
+            _str([clean(c.body) for c in flat]),
             _str([c.author for c in flat]),
             _str([c.author_type for c in flat]),
             _ts([c.created_at for c in flat], "comments.created_at"),
@@ -124,11 +130,11 @@ def _comments(threads: list) -> pa.Array:
     return pa.ListArray.from_arrays(offsets, values, type=PARQUET_SCHEMA.field("comments").type)
 
 
-def _decisions(threads: list) -> pa.Array:
+def _decisions(threads: list, clean) -> pa.Array:
     ds = [t.decision for t in threads]
     return pa.StructArray.from_arrays(
         [
-            _str([d.summary if d else None for d in ds]),
+            _str([clean(d.summary) if d else None for d in ds]),
             _str([d.decider if d else None for d in ds]),
             _ts([d.decided_at if d else None for d in ds], "decision.decided_at"),
             _str([d.status if d else None for d in ds]),
@@ -138,8 +144,11 @@ def _decisions(threads: list) -> pa.Array:
     )
 
 
-def _ai_meta(threads: list) -> pa.Array:
+def _ai_meta(threads: list, clean=None) -> pa.Array:
     metas = [t.ai_meta for t in threads]
+    if clean is not None and clean is not _as_is:
+        metas = [{**m, "reasoning": clean(m["reasoning"])} if isinstance(m, dict) and isinstance(
+            m.get("reasoning"), str) else m for m in metas]
     try:  # fast path: well-formed ai_meta (str model/reasoning, numeric confidence)
         return _ai_struct(metas, lambda m, k: m.get(k) if m else None)
     except (pa.ArrowInvalid, pa.ArrowTypeError, AttributeError):
@@ -167,12 +176,21 @@ def _safe_meta(meta: dict | None, key: str) -> object:
     return None if value is None else str(value)
 
 
-def _snapshot_text(snaps: list, key: str) -> pa.Array:
-    return _str([s[key].text if key in s else None for s in snaps])
+def _snapshot_text(snaps: list, key: str, clean) -> pa.Array:
+    return _str([clean(s[key].text, s[key].file) if key in s else None for s in snaps])
 
 
-def build_batch(items: list[ExportItem]) -> pa.RecordBatch:
-    """One row per thread, in PARQUET_SCHEMA's column order."""
+def _as_is(text: str | None, file: str = "") -> str | None:
+    return text
+
+
+def build_batch(items: list[ExportItem], shares: tuple[float, float, float] = DEFAULT_SHARES,
+                languages: Languages | None = None, red: Redactor | None = None) -> pa.RecordBatch:
+    """One row per thread, in PARQUET_SCHEMA's column order; `red`: secrets redacted from
+    every text column (code, comments, decisions, reasoning)."""
+    languages = languages or Languages()
+    clean = red.text if red is not None else _as_is
+    repos = [it.repository for it in items]
     ts = [it.thread for it in items]
     an = [t.anchor for t in ts]
     snaps = [t.snapshots for t in ts]
@@ -186,23 +204,28 @@ def build_batch(items: list[ExportItem]) -> pa.RecordBatch:
         _int32([a.end_character for a in an]),
         _str([a.symbol for a in an]),
         _str([a.symbol_kind for a in an]),
-        _str([a.selected_text for a in an]),
+        _str([clean(a.selected_text, a.file) for a in an]),
         _dict([t.tag for t in ts]),
         _dict([t.status for t in ts]),
         _dict([t.health for t in ts]),
         _str([t.author for t in ts]),
         _dict([t.author_type for t in ts]),
-        _ai_meta(ts),
-        _str([t.comments[0].body if t.comments else "" for t in ts]),
+        _ai_meta(ts, clean),
+        _str([clean(t.comments[0].body) if t.comments else "" for t in ts]),
         _int32([len(t.comments) for t in ts]),
         _ts([t.created_at for t in ts], "created_at"),
         _ts([t.updated_at for t in ts], "updated_at"),
         _ts([t.resolved_at for t in ts], "resolved_at"),
-        _decisions(ts),
+        _decisions(ts, clean),
         _str([t.anchor_method for t in ts]),
         pa.array([t.anchor_confidence for t in ts], pa.float64()),
-        _snapshot_text(snaps, "created"),
-        _snapshot_text(snaps, "resolved"),
-        _comments(ts),
+        _snapshot_text(snaps, "created", clean),
+        _snapshot_text(snaps, "resolved", clean),
+        _comments(ts, clean),
+        _dict(repos),
+        _str([it.commit for it in items]),
+        pa.array([languages.of(a.file, it.source) for a, it in zip(an, items, strict=True)],
+                 pa.string()).dictionary_encode(),
+        _dict([split_of(r, shares) for r in repos]),
     ]
     return pa.RecordBatch.from_arrays(arrays, schema=PARQUET_SCHEMA)

@@ -53,7 +53,10 @@ def _header(options: ExportOptions) -> dict[str, Any]:
 
 def _entry(item: ExportItem) -> bytes:
     try:
-        return orjson.dumps({"thread": item.thread.to_record(), "workspace": item.workspace}, option=_DUMP)
+        entry = {"thread": item.thread.to_record(), "workspace": item.workspace}
+        if item.origin is not None:  # where the rows come from; older exports have neither key
+            entry.update(repository=item.origin.repository, commit=item.origin.commit)
+        return orjson.dumps(entry, option=_DUMP)
     except orjson.JSONEncodeError as exc:
         raise InvalidArgument(
             f"Thread {item.thread.id} holds a value JSON cannot represent: {exc}",

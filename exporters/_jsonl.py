@@ -16,13 +16,17 @@ import os
 from collections.abc import Iterable
 from typing import Any, BinaryIO
 
+import msgspec
 import orjson
 
 from limpet.exporters._base import Exporter
-from limpet.exporters._excerpt import LineCache, excerpt, fence, fence_language
+from limpet.exporters._excerpt import Excerpt, LineCache, excerpt, fence, fence_language
+from limpet.exporters._pairs import code_changed, normalized, pair_code
+from limpet.exporters._provenance import split_of
+from limpet.exporters._secrets import Redactor
 from limpet.exporters._sink import ProgressTicker, checked, open_sink
 from limpet.exporters._types import ExportItem, ExportOptions, ExportResult
-from limpet.model import Thread
+from limpet.model import Thread, blake2b
 
 __all__ = ["JsonlExporter", "code_changed", "comment_record", "review_pair_record"]
 
@@ -35,14 +39,14 @@ def _completion(thread: Thread) -> str:
     return f"{thread.tag}: {body}"
 
 
-def _ai_meta(thread: Thread) -> dict[str, Any]:
+def _ai_meta(thread: Thread, red: Redactor | None = None) -> dict[str, Any]:
     meta = thread.ai_meta if isinstance(thread.ai_meta, dict) else {}
     conf = meta.get("confidence")
     ok = isinstance(conf, int | float) and not isinstance(conf, bool)
     return {
         "model": _str_or_none(meta.get("model")),
         "confidence": float(conf) if ok else None,  # always a float: one inferred type
-        "reasoning": _str_or_none(meta.get("reasoning")),
+        "reasoning": _keep(_str_or_none(meta.get("reasoning")), red=red),
     }
 
 
@@ -50,11 +54,14 @@ def _str_or_none(value: object) -> str | None:
     return None if value is None else str(value)
 
 
-def _metadata(item: ExportItem, language: str) -> dict[str, Any]:
+def _metadata(item: ExportItem, language: str, options: ExportOptions, red: Redactor | None = None) -> dict[str, Any]:
     t, a = item.thread, item.thread.anchor
     return {
         "thread_id": t.id,
         "workspace": item.workspace,
+        "repository": item.repository,
+        "commit": item.commit,
+        "split": split_of(item.repository, options.split_shares),
         "file": a.file,
         "language": language,
         "line_start": a.line_start,
@@ -66,77 +73,67 @@ def _metadata(item: ExportItem, language: str) -> dict[str, Any]:
         "health": t.health,
         "author": t.author,
         "author_type": t.author_type,
-        "ai_meta": _ai_meta(t),
+        "ai_meta": _ai_meta(t, red),
         "created_at": t.created_at,
         "resolved_at": t.resolved_at,
         "reply_count": max(len(t.comments) - 1, 0),
     }
 
 
+def _as_written(item: ExportItem, context: int, cache: LineCache | None) -> Excerpt:
+    """The code the comment was written against: the current file's lines (with context) while
+    they still hold the creation snapshot's code, else the snapshot itself (no context)."""
+    ex = excerpt(item, context, cache)
+    snap = item.thread.snapshots.get("created")
+    if snap is None:
+        return ex
+    a = item.thread.anchor
+    if ex.origin == "source":
+        lines = ex.text.split("\n")
+        anchored = "\n".join(lines[a.line_start - ex.start: a.line_end - ex.start + 1])
+        if normalized(anchored) == normalized(snap.text):
+            return ex
+    return Excerpt(snap.text, snap.line_start, snap.line_end, "snapshot")
+
+
+def _keep(text: str | None, file: str = "comment.txt", red: Redactor | None = None) -> str | None:
+    return red.text(text, file) if red is not None else text
+
+
 def comment_record(
-    item: ExportItem, options: ExportOptions, cache: LineCache | None = None
+    item: ExportItem, options: ExportOptions, cache: LineCache | None = None, red: Redactor | None = None
 ) -> dict[str, Any]:
     a = item.thread.anchor
     language = fence_language(a.file, item.source)
     context = options.context_lines if options.include_source_context else 0
-    ex = excerpt(item, context, cache)
+    ex = _as_written(item, context, cache)
+    if ex.origin == "snapshot":  # the lines it was written on, as they were
+        snap = item.thread.snapshots["created"]
+        a = msgspec.structs.replace(a, file=snap.file, line_start=snap.line_start, line_end=snap.line_end)
     where = f"lines {a.line_start}-{a.line_end}" if a.line_end != a.line_start else f"line {a.line_start}"
     symbol = f", in {a.symbol}" if a.symbol else ""
-    prompt = f"Analyze this code:\nFile: {a.file} ({where}{symbol})\n{fence(ex.text, language)}"
-    meta = _metadata(item, language)
+    code = _keep(ex.text, a.file, red) or ""
+    prompt = f"Analyze this code:\nFile: {a.file} ({where}{symbol})\n{fence(code, language)}"
+    meta = _metadata(item, language, options, red)
     meta.update(context_lines=context, context_start=ex.start, context_end=ex.end, code_origin=ex.origin)
-    return {"prompt": prompt, "completion": _completion(item.thread), "metadata": meta}
-
-
-def _before(thread: Thread) -> dict[str, Any]:
-    snap = thread.snapshots.get("created")
-    if snap is not None:
-        return _code(snap.text, snap.file, snap.line_start, snap.line_end, snap.at, "snapshot")
-    a = thread.anchor  # no snapshot kept: the anchor's text is the best record of that code
-    return _code(a.selected_text, a.file, a.line_start, a.line_end, thread.created_at, "anchor")
-
-
-def _after(item: ExportItem, options: ExportOptions, cache: LineCache | None) -> dict[str, Any]:
-    thread = item.thread
-    snap = thread.snapshots.get("resolved")
-    if snap is not None and thread.status != "open":
-        if snap.gone:  # resolved as an orphan: its code was gone by then
-            return _code(None, snap.file, snap.line_start, snap.line_end, snap.at, "gone")
-        return _code(snap.text, snap.file, snap.line_start, snap.line_end, snap.at, "resolved")
-    a = thread.anchor
-    ex = excerpt(item, 0, cache)
-    if ex.origin == "source":
-        return _code(ex.text, a.file, a.line_start, a.line_end, options.exported_at, "current")
-    return _code(None, a.file, a.line_start, a.line_end, None, "gone")
-
-
-def _code(text: str | None, file: str, l1: int, l2: int, at: str | None, origin: str) -> dict[str, Any]:
-    return {"code": text, "file": file, "line_start": l1, "line_end": l2, "at": at, "origin": origin}
-
-
-def code_changed(record: dict[str, Any]) -> bool:
-    """Did the code change between the pair's two snapshots? (Gone counts as changed.)"""
-    before, after = record["before"]["code"], record["after"]["code"]
-    return after is None or _normalized(before) != _normalized(after)
-
-
-def _normalized(code: str | None) -> str:
-    # Trailing whitespace and line endings are not a change anyone acted on.
-    return "\n".join(line.rstrip() for line in (code or "").splitlines()).strip("\n")
+    return {"prompt": prompt, "completion": _keep(_completion(item.thread), red=red), "metadata": meta}
 
 
 def review_pair_record(
-    item: ExportItem, options: ExportOptions, cache: LineCache | None = None
+    item: ExportItem, options: ExportOptions, cache: LineCache | None = None, red: Redactor | None = None
 ) -> dict[str, Any]:
     thread = item.thread
     language = fence_language(thread.anchor.file, item.source)
-    before, after = _before(thread), _after(item, options, cache)
+    before, after, label = pair_code(item, options, cache)
+    if red is not None:
+        before = {**before, "code": red.text(before["code"], before["file"])}
+        after = {**after, "code": red.text(after["code"], after["file"])}
     comments = [
         {
             "id": c.id,
             "author": c.author,
             "author_type": c.author_type,
-            "body": c.body,
+            "body": _keep(c.body, red=red),
             "created_at": c.created_at,
         }
         for c in thread.comments
@@ -144,18 +141,21 @@ def review_pair_record(
     lines = "\n".join(f"{c['author']} ({c['author_type']}): {c['body']}" for c in comments)
     prompt = (
         f"Code in {before['file']} (lines {before['line_start']}-{before['line_end']}) "
-        f"when the review comment was made:\n{fence(before['code'], language)}\n"
+        f"when the review comment was made:\n{fence(before['code'] or '', language)}\n"
         f"Review thread [{thread.tag}]:\n{lines}\n"
     )
     decision = thread.decision.to_dict() if thread.decision else None
+    if decision is not None and red is not None:
+        decision["summary"] = red.text(decision["summary"])
     return {
         "prompt": prompt,
         "completion": after["code"] or "",
+        "label": label,
         "before": before,
         "thread": comments,
         "after": after,
         "decision": decision,
-        "metadata": _metadata(item, language),
+        "metadata": _metadata(item, language, options, red),
     }
 
 
@@ -171,14 +171,39 @@ class JsonlExporter(Exporter):
     ) -> ExportResult:
         pairs = options.task == "review-pairs"
         build = review_pair_record if pairs else comment_record
-        keep_all = options.all_pairs or not pairs
+        red = None if options.keep_secrets else Redactor()
+        keep = _pair_filter(options) if pairs else None
         cache = LineCache()
         written = 0
         with open_sink(out, allow_stdout=True) as (sink, path):
             for item in items:
-                record = build(checked(item), options, cache)
-                if keep_all or code_changed(record):
+                record = build(checked(item), options, cache, red)
+                if keep is None or keep(record):
                     sink.write(orjson.dumps(record, option=orjson.OPT_APPEND_NEWLINE))
                     written += 1
                 ticker.tick()
-        return ExportResult(self.name, written, sink.count, path, self.media_type)
+        return ExportResult(self.name, written, sink.count, path, self.media_type,
+                            secrets=dict(red.counts) if red is not None else {})
+
+
+def _pair_filter(options: ExportOptions):
+    """Which pairs are written: changed code only (unless all_pairs), of the chosen labels, at
+    most max_chars of prompt and completion, and each exact duplicate (same prompt and
+    completion: a thread copied to two places, a comment pasted twice) once."""
+    seen: set[bytes] = set()
+
+    def keep(record: dict[str, Any]) -> bool:
+        if not options.all_pairs and not code_changed(record):
+            return False
+        if options.labels and record["label"] not in options.labels:
+            return False
+        size = len(record["prompt"]) + len(record["completion"])
+        if options.max_chars is not None and size > options.max_chars:
+            return False
+        digest = blake2b(f"{record['prompt']}\0{record['completion']}".encode(), digest_size=16).digest()
+        if digest in seen:
+            return False
+        seen.add(digest)
+        return True
+
+    return keep

@@ -19,6 +19,8 @@ import pyarrow.parquet as pq
 
 from limpet.exporters._arrow import PARQUET_SCHEMA, build_batch
 from limpet.exporters._base import Exporter
+from limpet.exporters._provenance import Languages
+from limpet.exporters._secrets import Redactor
 from limpet.exporters._sink import (
     ProgressTicker,
     checked,
@@ -31,16 +33,19 @@ from limpet.exporters._sink import (
 from limpet.exporters._types import ExportItem, ExportOptions, ExportResult
 from limpet.model import InvalidArgument
 
-__all__ = ["ParquetExporter"]
+__all__ = ["ParquetExporter", "batches"]
 
 COMPRESSION = "zstd"
 
 
-def _batches(items: Iterable[ExportItem], size: int, ticker: ProgressTicker) -> Iterator[pa.RecordBatch]:
+def batches(items: Iterable[ExportItem], options: ExportOptions, ticker: ProgressTicker,
+            red: Redactor | None) -> Iterator[pa.RecordBatch]:
+    """Record batches of at most row_group_size rows, built as the items come (bounded memory)."""
     it = iter(items)
-    while chunk := list(islice(it, size)):
+    languages = Languages()
+    while chunk := list(islice(it, options.row_group_size)):
         try:
-            batch = build_batch(chunk)
+            batch = build_batch(chunk, options.split_shares, languages, red)
         except AttributeError:
             for i in chunk:
                 checked(i)  # names the offending item as INVALID_ARGUMENT
@@ -64,12 +69,14 @@ class ParquetExporter(Exporter):
         self, items: Iterable[ExportItem], out: BinaryIO | str | os.PathLike, options: ExportOptions,
         ticker: ProgressTicker,
     ) -> ExportResult:
-        batches = _batches(items, options.row_group_size, ticker)
+        red = None if options.keep_secrets else Redactor()
+        rows = batches(items, options, ticker, red)
         if options.partition_by:
-            size, path = _write_dataset(batches, out, options)
+            size, path = _write_dataset(rows, out, options)
         else:
-            size, path = _write_file(batches, out, options)
-        return ExportResult(self.name, ticker.count, size, path, self.media_type)
+            size, path = _write_file(rows, out, options)
+        return ExportResult(self.name, ticker.count, size, path, self.media_type,
+                            secrets=dict(red.counts) if red is not None else {})
 
 
 def _write_file(

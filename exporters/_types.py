@@ -7,7 +7,7 @@ field-level INVALID_ARGUMENT errors without re-checking bounds of its own.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from limpet.model import FORMATS, TASKS, ExportFormat, ExportTask, InvalidArgument, Thread
@@ -22,15 +22,30 @@ __all__ = [
     "ExportOptions",
     "ExportResult",
     "ExportTask",
+    "Origin",
+    "PAIR_LABELS",
     "Progress",
+    "SPLITS",
 ]
 
 MAX_CONTEXT_LINES = 20
 # Low-cardinality columns only: a Hive partition per distinct value must stay a small number.
-PARTITION_COLUMNS = ("workspace", "tag", "status", "health", "author_type", "author")
+PARTITION_COLUMNS = ("repository", "split", "language", "workspace", "tag", "status", "health", "author_type",
+                     "author")
+SPLITS = ("train", "validation", "test")
+PAIR_LABELS = ("fixed", "wontfix", "code_deleted", "changed_while_open", "unchanged")  # see _pairs
+DEFAULT_SHARES = (0.8, 0.1, 0.1)  # of repositories (not threads) in each split
 MAX_ROW_GROUP = 1 << 20
 
 Progress = Callable[[int], None]
+
+
+@dataclass(frozen=True, slots=True)
+class Origin:
+    """Where a workspace's rows come from: one object shared by all its items."""
+
+    repository: str  # the repository's identity (its origin remote as host/path, else the folder's name)
+    commit: str | None = None  # HEAD when exported (None: not in git, or no commit yet)
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +55,15 @@ class ExportItem:
     thread: Thread
     workspace: str
     source: bytes | None = None  # current bytes of thread.file; None when the file is gone (or unread: reads_source)
+    origin: Origin | None = None  # None: the workspace's name is its repository, commit unknown
+
+    @property
+    def repository(self) -> str:
+        return self.origin.repository if self.origin is not None else self.workspace
+
+    @property
+    def commit(self) -> str | None:
+        return self.origin.commit if self.origin is not None else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +75,10 @@ class ExportOptions:
     partition_by: tuple[str, ...] = ()
     row_group_size: int = 65536
     exported_at: str | None = None  # stamped into headers only when given: output stays deterministic
+    split_shares: tuple[float, float, float] = DEFAULT_SHARES  # train, validation, test: of repositories
+    keep_secrets: bool = False  # training formats redact secrets unless told to keep them
+    labels: tuple[str, ...] = ()  # review-pairs: only these labels (empty: every label)
+    max_chars: int | None = None  # review-pairs: only pairs whose prompt and completion are at most this long
 
     def __post_init__(self) -> None:
         # Accept "tag,status" and lists from doors, store a normalized tuple.
@@ -85,6 +113,19 @@ class ExportOptions:
                 f"row_group_size must be an integer between 1 and {MAX_ROW_GROUP}, got {rg!r}",
                 field="row_group_size",
             )
+        _check_shares(self.split_shares)
+        if not isinstance(self.keep_secrets, bool):
+            raise InvalidArgument("keep_secrets must be a boolean", field="keep_secrets")
+        labels = self.labels
+        if isinstance(labels, str):
+            labels = tuple(p.strip() for p in labels.split(",") if p.strip())
+        object.__setattr__(self, "labels", tuple(labels))
+        for label in self.labels:
+            if label not in PAIR_LABELS:
+                raise InvalidArgument(f"Unknown label {label!r}; expected one of {', '.join(PAIR_LABELS)}",
+                                      field="labels", details={"allowed": list(PAIR_LABELS)})
+        if self.max_chars is not None and (not _is_int(self.max_chars) or self.max_chars < 1):
+            raise InvalidArgument("max_chars must be a positive integer", field="max_chars")
         if self.exported_at is not None and not _is_utc_iso(self.exported_at):
             raise InvalidArgument(
                 "exported_at must be a UTC ISO 8601 timestamp such as 2026-11-22T10:00:00Z",
@@ -108,6 +149,17 @@ def _check_partition_by(parts: tuple[str, ...]) -> None:
         raise InvalidArgument("partition_by lists a column twice", field="partition_by")
 
 
+def _check_shares(shares: object) -> None:
+    ok = isinstance(shares, tuple) and len(shares) == 3 and all(
+        isinstance(v, int | float) and not isinstance(v, bool) and 0 <= v <= 1 for v in shares)
+    if not ok or abs(sum(shares) - 1) > 1e-6:  # type: ignore[arg-type]
+        raise InvalidArgument(
+            f"split_shares must be three shares (train, validation, test) between 0 and 1 summing to 1, "
+            f"got {shares!r}",
+            field="split_shares",
+        )
+
+
 def _is_utc_iso(value: object) -> bool:
     if not isinstance(value, str):
         return False
@@ -125,3 +177,4 @@ class ExportResult:
     bytes_written: int  # for a partitioned dataset: the sum over its files
     path: str | None  # None when written to a stream
     media_type: str
+    secrets: dict[str, int] = field(default_factory=dict)  # redacted, by detect-secrets' type

@@ -8,10 +8,10 @@ from pathlib import Path
 import click
 import orjson
 
-from limpet.exporters import FORMATS, TASKS
+from limpet.exporters import FORMATS, PAIR_LABELS, TASKS
 from limpet.model import HEALTHS, STATUSES, TAGS, InvalidArgument, LimpetError
 from limpet.server.cli._app import cli, fail
-from limpet.server.core import Service, ThreadFilter, export_workspaces
+from limpet.server.core import Service, ThreadFilter, export_workspaces, instant, utc_now
 
 __all__ = ["export_cmd", "import_cmd"]
 
@@ -28,18 +28,30 @@ __all__ = ["export_cmd", "import_cmd"]
 @click.option("--status", type=click.Choice(STATUSES), default=None)
 @click.option("--health", type=click.Choice(HEALTHS), default=None)
 @click.option("--author", default=None)
-@click.option("--since", default=None, help="Only threads created at or after this ISO 8601 time.")
+@click.option("--since", default=None,
+              help="Only threads changed at or after this ISO 8601 date or time (created, replied, resolved, or "
+                   "re-anchored to other lines or health): an incremental export's cursor.")
 @click.option("--context-lines", type=click.IntRange(0, 20), default=3, show_default=True,
               help="Lines of code around the anchor (JSONL, Markdown).")
 @click.option("--task", type=click.Choice(TASKS), default="comments", show_default=True,
               help="JSONL shape: one comment per record, or code-before / thread / code-after pairs.")
 @click.option("--all-pairs", is_flag=True,
               help="review-pairs: every thread, also those whose code did not change (default: changed code only).")
-@click.option("--partition-by", default="", help="Parquet only: Hive partitions, e.g. tag,status.")
+@click.option("--partition-by", default="", help="Parquet only: Hive partitions, e.g. repository,split.")
+@click.option("--row-group-size", type=int, default=None, help="Parquet: rows per row group (default 65536).")
+@click.option("--splits", default=None,
+              help="Shares of repositories in train,validation,test, e.g. 80,10,10 (the default): a repository's "
+                   "threads all go to one split.")
+@click.option("--keep-secrets", is_flag=True,
+              help="Training formats (jsonl, parquet, delta) redact secrets by default; keep them as they are.")
+@click.option("--label", "labels", multiple=True, type=click.Choice(PAIR_LABELS),
+              help="review-pairs: only pairs with this label (repeatable).")
+@click.option("--max-chars", type=click.IntRange(min=1), default=None,
+              help="review-pairs: only pairs whose prompt and completion are at most this long.")
 @click.option("--json", "as_json", is_flag=True, help="Print the export summary as JSON.")
 @click.pass_context
 def export_cmd(ctx, fmt, output, workspaces, file_glob, tag, status, health, author, since, context_lines, task,
-               all_pairs, partition_by, as_json) -> None:
+               all_pairs, partition_by, row_group_size, splits, keep_secrets, labels, max_chars, as_json) -> None:
     """Export threads as JSON, Markdown, JSONL training data or Parquet."""
     roots = list(workspaces) or [ctx.find_root().obj["workspace"]]
     try:
@@ -47,9 +59,13 @@ def export_cmd(ctx, fmt, output, workspaces, file_glob, tag, status, health, aut
             raise InvalidArgument("--all-pairs goes with --task review-pairs", field="all_pairs")
         if output == "-" and not _supports_stdout(fmt):
             raise InvalidArgument(f"{fmt} is a binary format: give a file path with --output", field="output")
+        if (labels or max_chars) and task != "review-pairs":
+            raise InvalidArgument("--label and --max-chars go with --task review-pairs", field="labels")
+        more = {"exported_at": utc_now(), "keep_secrets": keep_secrets, "labels": labels, "max_chars": max_chars,
+                **_row_groups(row_group_size), **_shares(splits)}
         services = [Service(r) for r in roots]
         flt = ThreadFilter(file=services[0].normalize(file_glob) if file_glob else file_glob,
-                           tag=tag, status=status, health=health, author=author, since=since)
+                           tag=tag, status=status, health=health, author=author, updated_since=_since(since))
         total = sum(len(s.threads(flt)) for s in services)
         out = sys.stdout.buffer if output == "-" else output
         show_bar = sys.stderr.isatty() and total > 1000
@@ -61,16 +77,42 @@ def export_cmd(ctx, fmt, output, workspaces, file_glob, tag, status, health, aut
                 last[0] = done
 
             result = export_workspaces(services, fmt, flt, out, context_lines=context_lines, task=task,
-                                       all_pairs=all_pairs, partition_by=partition_by, progress=progress)
+                                       all_pairs=all_pairs, partition_by=partition_by, progress=progress, **more)
     except LimpetError as exc:
         fail(exc, as_json)
         return
     summary = {"format": result.format, "count": result.count, "bytes": result.bytes_written,
-               "path": None if output == "-" else str(Path(output))}
+               "path": None if output == "-" else str(Path(output)), "secrets_redacted": result.secrets}
     if as_json:
         click.echo(orjson.dumps(summary).decode(), err=output == "-")
     elif output != "-":
         click.echo(f"exported {result.count} thread(s) to {output} ({result.bytes_written} bytes)", err=True)
+    if result.secrets and not as_json:
+        kinds = ", ".join(f"{n} {kind}" for kind, n in sorted(result.secrets.items()))
+        click.echo(f"redacted {sum(result.secrets.values())} secret(s): {kinds}", err=True)
+
+
+def _since(value: str | None) -> str | None:
+    try:
+        return instant(value) if value is not None else None
+    except ValueError as exc:
+        raise InvalidArgument(f"--since {value!r} {exc}", field="since") from None
+
+
+def _row_groups(size: int | None) -> dict[str, int]:
+    return {} if size is None else {"row_group_size": size}
+
+
+def _shares(text: str | None) -> dict[str, tuple[float, ...]]:
+    if text is None:
+        return {}
+    try:
+        parts = tuple(float(p) for p in text.split(","))
+    except ValueError:
+        parts = ()
+    if len(parts) != 3 or sum(parts) <= 0 or min(parts) < 0:
+        raise InvalidArgument(f"--splits {text!r} must be three shares such as 80,10,10", field="split_shares")
+    return {"split_shares": tuple(p / sum(parts) for p in parts)}
 
 
 def _supports_stdout(fmt: str) -> bool:
@@ -94,13 +136,16 @@ class _NoBar:
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
 @click.option("--workspace", "-w", default=None, type=click.Path(file_okay=False), help="Target workspace.")
 @click.option("--overwrite", is_flag=True, help="Replace threads whose id exists with other content.")
+@click.option("--from", "source", default=None,
+              help="Of an export of several workspaces, import this one's threads (default: the target's own).")
 @click.option("--json", "as_json", is_flag=True, help="Print the import summary as JSON.")
 @click.pass_context
-def import_cmd(ctx, file, workspace, overwrite, as_json) -> None:
+def import_cmd(ctx, file, workspace, overwrite, source, as_json) -> None:
     """Read a JSON export back into the workspace (lossless round trip)."""
     data = sys.stdin.buffer.read() if file == "-" else Path(file).read_bytes()
     try:
-        report = Service(workspace or ctx.find_root().obj["workspace"]).import_json(data, overwrite=overwrite)
+        report = Service(workspace or ctx.find_root().obj["workspace"]).import_json(data, overwrite=overwrite,
+                                                                                    source=source)
     except LimpetError as exc:
         fail(exc, as_json)
         return

@@ -17,7 +17,7 @@ from typing import Any
 from limpet.server.core._changes import Change, ChangeListener
 from limpet.server.core._export import EXPORT_SCHEME, ImportReport, export_workspaces
 from limpet.server.core._filters import ThreadFilter, is_glob
-from limpet.server.core._ids import format_time, local_author, utc_now
+from limpet.server.core._ids import format_time, instant, local_author, utc_now
 from limpet.server.core._process import end_of_command, flush_all
 from limpet.server.core._reconcile import ReconcileReport
 from limpet.server.core._service import Service
@@ -38,6 +38,7 @@ __all__ = [
     "export_workspaces",
     "flush_all",
     "format_time",
+    "instant",
     "invalid_argument_from",
     "invalid_argument_from_decoding",
     "is_glob",

@@ -8,6 +8,7 @@ pyarrow (about 0.3 s): they are imported when an export runs, not when a server 
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -17,6 +18,7 @@ from typing import IO, TYPE_CHECKING, Any, Protocol
 from limpet.model import InvalidArgument, LimpetError, Thread
 from limpet.server.core._filters import ThreadFilter
 from limpet.server.core._ids import utc_now
+from limpet.server.core._provenance import Provenance, provenance_of
 from limpet.server.store import Event, ThreadStore, Workspace, atomic_write, storage_failed
 
 if TYPE_CHECKING:
@@ -30,6 +32,11 @@ EXPORT_SCHEME = "export://"
 
 
 class ItemSource(Protocol):
+    root: Path
+
+    @property
+    def repository(self) -> str: ...
+
     def export_items(self, flt: ThreadFilter, name: str | None = None, *,
                      with_source: bool = True) -> Iterator[ExportItem]: ...
 
@@ -49,19 +56,39 @@ def export_workspaces(sources: Sequence[ItemSource], fmt: str, flt: ThreadFilter
                       out: str | os.PathLike[str] | IO[bytes], *, context_lines: int = 3,
                       include_source_context: bool = True, task: str = "comments", all_pairs: bool = False,
                       partition_by: Sequence[str] | str = (), progress: Callable[[int], None] | None = None,
-                      names: Sequence[str] | None = None) -> Any:
-    """Export the matching threads of one or more workspaces (services) into one output."""
+                      names: Sequence[str] | None = None, **more: Any) -> Any:
+    """Export the matching threads of one or more workspaces (services) into one output.
+    `more`: the other ExportOptions (row_group_size, exported_at, split_shares, ...)."""
     from limpet.exporters import ExportOptions, get_exporter
 
     exporter = get_exporter(fmt)
     options = ExportOptions(context_lines=context_lines, include_source_context=include_source_context,
-                            task=task, all_pairs=all_pairs, partition_by=partition_by)  # validates every option
+                            task=task, all_pairs=all_pairs, partition_by=partition_by,
+                            **more)  # validates every option
+    if not names:
+        distinct_repositories(sources)
 
     def items() -> Iterator[ExportItem]:
         for i, source in enumerate(sources):
             yield from source.export_items(flt, names[i] if names else None, with_source=exporter.reads_source)
 
     return exporter.write(items(), out, options, progress)
+
+
+def distinct_repositories(sources: Sequence[ItemSource]) -> list[str]:
+    """The repository identity of each source; INVALID_ARGUMENT when two different folders have
+    the same (their rows would merge under one name, with duplicate ids)."""
+    seen: dict[str, Path] = {}
+    for source in sources:
+        name = source.repository
+        other = seen.setdefault(name, source.root)
+        if other.resolve() != source.root.resolve():
+            raise InvalidArgument(
+                f"{other} and {source.root} are both repository {name!r}: their threads would merge",
+                field="workspace", details={"repository": name, "workspaces": [str(other), str(source.root)]},
+                suggestion="Give each checkout its origin remote (git remote add origin URL), or export them "
+                           "apart.")
+    return list(seen)
 
 
 class Exports:
@@ -76,21 +103,33 @@ class Exports:
         self._imported = imported  # the event that writes an imported thread
         self.folder = store.dir / "exports"
 
+    @functools.cached_property
+    def provenance(self) -> Provenance:
+        """The repository's identity and HEAD (core._provenance), asked of git once."""
+        return provenance_of(self._ws.root)
+
     @property
     def workspace_name(self) -> str:
+        """The folder's name, as people see it (the page, prompts)."""
         return self._ws.root.name or str(self._ws.root)
+
+    @property
+    def repository(self) -> str:
+        """The workspace's name in exports: its repository's identity (core._provenance)."""
+        return self.provenance.repository
 
     def items(self, flt: ThreadFilter, name: str | None = None, *, with_source: bool = True) -> Iterator[ExportItem]:
         """Threads (re-anchored first) with their file's current bytes, one read per file
         (none for a format that shows no code from them)."""
-        from limpet.exporters import ExportItem
+        from limpet.exporters import ExportItem, Origin
 
-        name = name or self.workspace_name
+        name = name or self.repository
+        origin = Origin(name, self.provenance.commit)
         current: tuple[str | None, bytes | None] = (None, None)
         for thread in self._threads(flt):
             if current[0] != thread.anchor.file:
                 current = (thread.anchor.file, self._ws.read_or_none(thread.anchor.file) if with_source else None)
-            yield ExportItem(thread=thread, workspace=name, source=current[1])
+            yield ExportItem(thread=thread, workspace=name, source=current[1], origin=origin)
 
     def to_folder(self, fmt: str, flt: ThreadFilter, **options: Any) -> dict[str, Any]:
         """Export into .limpet/exports/ (git-ignored) and describe the file for a resource link
@@ -106,16 +145,17 @@ class Exports:
         except OSError as exc:
             raise storage_failed(exc, ".limpet/exports", "prepare") from None
         stamp = utc_now().replace(":", "").replace("-", "").replace(".", "")
-        ext = exporter.extension.lstrip(".")
-        path = self.folder / f"comments-{stamp}.{ext}"
+        ext = "" if options.get("partition_by") else exporter.extension  # partitioned: a folder
+        path = self.folder / f"comments-{stamp}{ext}"
         n = 1
         while path.exists():  # two exports in one millisecond
             n += 1
-            path = self.folder / f"comments-{stamp}-{n}.{ext}"
+            path = self.folder / f"comments-{stamp}-{n}{ext}"
         try:
             result = exporter.write(self.items(flt, with_source=exporter.reads_source), path, ExportOptions(**options))
         except OSError as exc:  # disk full, read-only: a clear error, no half file left
-            path.unlink(missing_ok=True)
+            if path.is_file():
+                path.unlink(missing_ok=True)
             raise storage_failed(exc, path.relative_to(self._ws.root).as_posix()) from None
         self._prune()
         out: dict[str, Any] = {"format": fmt, "totalComments": result.count, "sizeBytes": result.bytes_written,
@@ -126,10 +166,15 @@ class Exports:
         return out
 
     def _prune(self) -> None:
-        files = sorted((p for p in self.folder.iterdir() if p.is_file() and p.name.startswith("comments-")),
+        import shutil
+
+        files = sorted((p for p in self.folder.iterdir() if p.name.startswith("comments-") and not p.is_symlink()),
                        key=lambda p: p.stat().st_mtime_ns)
         for old in files[:-KEEP_EXPORTS]:
-            old.unlink(missing_ok=True)
+            if old.is_dir():  # a partitioned export
+                shutil.rmtree(old, ignore_errors=True)
+            else:
+                old.unlink(missing_ok=True)
 
     def read(self, uri: str) -> tuple[str, bytes]:
         """(media type, bytes) of an export written by `to_folder`; INVALID_ARGUMENT when the
@@ -164,18 +209,38 @@ class Exports:
         current = self._ws.read_or_none(thread.anchor.file)  # gone: the exporter handles None
         buffer = io.BytesIO()
         options = ExportOptions(context_lines=context_lines, include_source_context=context_lines > 0)
-        get_exporter("jsonl").write([ExportItem(thread, self.workspace_name, current)], buffer, options)
+        get_exporter("jsonl").write([ExportItem(thread, self.repository, current)], buffer, options)
         return orjson.loads(buffer.getvalue().splitlines()[0])
 
-    def import_json(self, data: bytes, *, overwrite: bool = False) -> ImportReport:
+    def _entries_for_here(self, pairs: list[tuple[str, Thread]], source: str | None) -> list[tuple[str, Thread]]:
+        """The entries of an export that belong in this workspace: all of a one-workspace export
+        (a copy may have another name), else those named `source`, else those of this
+        workspace's repository (or folder, as older exports name it). None: refused, naming
+        what the export holds: threads never land in a checkout that does not have their files."""
+        names = list(dict.fromkeys(w for w, _ in pairs))
+        if source is None and len(names) <= 1:
+            return pairs
+        wanted = [source] if source is not None else [self.repository, self.workspace_name]
+        chosen = next((w for w in wanted if w in names), None)
+        if chosen is None:
+            raise InvalidArgument(
+                f"The export holds workspaces {', '.join(names)}; none is "
+                f"{wanted[0]!r}" + ("" if source else " (this workspace)"),
+                field="source" if source else "workspace", details={"workspaces": names},
+                suggestion="Import into each workspace its own threads: run the import there, or name the "
+                           "export's workspace with --from.")
+        return [(w, t) for w, t in pairs if w == chosen]
+
+    def import_json(self, data: bytes, *, overwrite: bool = False, source: str | None = None) -> ImportReport:
         """Read a JSON export back, losslessly. A thread whose id already exists with other
-        content is a conflict: kept as it is unless `overwrite`."""
+        content is a conflict: kept as it is unless `overwrite`. An export of several
+        workspaces brings in only the entries of this one (`source`: of that one instead)."""
         from limpet.exporters import read_json_export
 
         pairs, _header = read_json_export(data)
         report = ImportReport()
         incoming: list[Thread] = []
-        for _workspace, thread in pairs:
+        for _workspace, thread in self._entries_for_here(pairs, source):
             rel = self._ws.normalize(thread.anchor.file, "file")  # refuse exports that escape the workspace
             if rel != thread.anchor.file:
                 raise InvalidArgument(f"Thread {thread.id} has a non-canonical path {thread.anchor.file!r}",

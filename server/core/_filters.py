@@ -34,6 +34,7 @@ class ThreadFilter:
     tag: str | None = None
     since: str | None = None  # created_at >= since (ISO 8601 text compares correctly in UTC)
     until: str | None = None
+    updated_since: str | None = None  # updated_at >= this: changed, or re-anchored (an incremental cursor)
     has_ai_meta: bool | None = None
 
     @property
@@ -43,9 +44,10 @@ class ThreadFilter:
 
     @property
     def depends_on_positions(self) -> bool:
-        """Whether re-anchoring can change what matches: health, or a glob a thread may move
-        into. Such a filter must bring threads up to date even when nothing matches yet."""
-        return self.health is not None or (self.file is not None and is_glob(self.file))
+        """Whether re-anchoring can change what matches: health, a glob a thread may move
+        into, or the time of the last change (re-anchoring moves updated_at). Such a filter must bring threads up to date even when nothing matches yet."""
+        return self.health is not None or self.updated_since is not None or (
+            self.file is not None and is_glob(self.file))
 
     def matches(self, t: Thread) -> bool:
         if self.file is not None and t.anchor.file != self.file and not (
@@ -65,6 +67,8 @@ class ThreadFilter:
         if self.since is not None and t.created_at < self.since:
             return False
         if self.until is not None and t.created_at > self.until:
+            return False
+        if self.updated_since is not None and t.updated_at < self.updated_since:
             return False
         if self.has_ai_meta is not None and bool(t.ai_meta) != self.has_ai_meta:
             return False

@@ -19,7 +19,7 @@ from datetime import UTC, datetime
 
 from limpet.model import InvalidArgument, ThreadNotFound, blake2b, is_thread_id
 
-__all__ = ["new_event_id", "new_thread_id", "resolve_prefix", "utc_now", "format_time", "local_author"]
+__all__ = ["new_event_id", "new_thread_id", "resolve_prefix", "utc_now", "format_time", "instant", "local_author"]
 
 _counter = itertools.count()
 _HOST = platform.node()  # not socket.gethostname(): the socket module costs a command ~2 ms
@@ -45,6 +45,20 @@ def _unique_id(prefix: str, now_ns: int | None) -> str:
 def format_time(dt: datetime) -> str:
     """UTC ISO 8601 with milliseconds and a Z: sortable as text."""
     return dt.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.") + f"{dt.microsecond // 1000:03d}Z"
+
+
+def instant(value: str, *, end: bool = False) -> str:
+    """An ISO 8601 date or date-time as limpet's sortable UTC text (ValueError otherwise): any
+    offset is converted (`+05:00` and `Z` spellings of one instant are one text); a bare date
+    covers the whole day (from its first millisecond, or with `end` to its last); no offset
+    is UTC."""
+    try:
+        parsed = datetime.fromisoformat(value)
+    except (TypeError, ValueError):
+        raise ValueError("must be an ISO 8601 date or date-time, e.g. 2026-11-22T10:00:00Z") from None
+    if len(value) <= 10 and end:  # a date: through its last millisecond
+        parsed = parsed.replace(hour=23, minute=59, second=59, microsecond=999_000)
+    return format_time(parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC))
 
 
 def utc_now() -> str:

@@ -338,10 +338,14 @@ class Reconciler:
                 },
             )
             history = (*history, event)
+        # Lines, file or health that move are a change an incremental export must find: updated_at
+        # moves with them (derived, like the position; a committed updated_at stays as written).
+        placed = (new.file, new.line_start, new.line_end) != (old.file, old.line_start, old.line_end)
         return t.evolve(
             anchor=rel.anchor,
             health=rel.health,
             anchor_method=rel.method,
             anchor_confidence=rel.confidence,
             history=history,
+            updated_at=utc_now() if placed or rel.health != t.health else t.updated_at,
         )

@@ -69,6 +69,12 @@ class Service:
     def workspace_name(self) -> str:
         return self._exports.workspace_name
 
+    @property
+    def repository(self) -> str:
+        """The repository's identity in datasets: its origin remote as host/path (no scheme,
+        credentials or .git), else the folder's name (core._provenance)."""
+        return self._exports.repository
+
     def normalize(self, path: str, field: str = "file") -> str:
         """The canonical workspace-relative path, or INVALID_PATH naming `field`."""
         return self._ws.normalize(path, field)
@@ -367,8 +373,10 @@ class Service:
     def read_export(self, uri: str) -> tuple[str, bytes]:
         return self._exports.read(uri)
 
-    def import_json(self, data: bytes, *, overwrite: bool = False) -> ImportReport:
-        return self._exports.import_json(data, overwrite=overwrite)
+    def import_json(self, data: bytes, *, overwrite: bool = False, source: str | None = None) -> ImportReport:
+        """Read a JSON export back (see Exports.import_json): of an export of several workspaces,
+        the entries of this one (`source`: of the workspace so named in the export)."""
+        return self._exports.import_json(data, overwrite=overwrite, source=source)
 
     @property
     def default_context_lines(self) -> int:

@@ -9,14 +9,14 @@ clients read. Business rules live in the service.
 from __future__ import annotations
 
 from collections import Counter
-from datetime import UTC, datetime
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import msgspec
 from msgspec import Meta
 
-from limpet.model import DEFAULT_AUTHOR, MAX_LINE, ExportFormat, Thread
-from limpet.server.core import Service, ThreadFilter, format_time, search_threads
+from limpet.exporters import PARTITION_COLUMNS
+from limpet.model import DEFAULT_AUTHOR, MAX_LINE, ExportFormat, ExportTask, Thread
+from limpet.server.core import Service, ThreadFilter, instant, search_threads
 from limpet.server.operations._declare import Check, Schema, dump
 from limpet.server.operations._fields import (
     NEXT_CURSOR,
@@ -24,8 +24,10 @@ from limpet.server.operations._fields import (
     AuthorFilter,
     Body,
     FilePath,
+    HealthName,
     Out,
     PathFilter,
+    StatusName,
     TagName,
     ThreadId,
     ThreadOut,
@@ -65,19 +67,8 @@ class DeleteCommentArgs(Args):
 
 
 def _instant(end: bool) -> Any:
-    """An ISO 8601 date or date-time as limpet's sortable UTC text; a bare date covers the
-    whole day (from its first millisecond for `start`, to its last for `end`)."""
-
-    def check(value: str) -> str:
-        try:
-            parsed = datetime.fromisoformat(value)
-        except ValueError:
-            raise ValueError("must be an ISO 8601 date or date-time, e.g. 2026-11-22T10:00:00Z") from None
-        if len(value) <= 10 and end:  # a date: through its last millisecond
-            parsed = parsed.replace(hour=23, minute=59, second=59, microsecond=999_000)
-        return format_time(parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC))
-
-    return Check(check)
+    """An ISO 8601 date or date-time as limpet's sortable UTC text (core.instant)."""
+    return Check(lambda value: instant(value, end=end))
 
 
 Instant = Annotated[str, Meta(max_length=64, extra_json_schema={"format": "date-time"})]
@@ -122,15 +113,36 @@ class MoveCommentArgs(Args):
     targetEndLine: described(Line | None, "Last line of the new range (default: keep the thread's span)") = None
 
 
+PartitionColumn = Literal[PARTITION_COLUMNS]  # type: ignore[valid-type]
+
+
 class ExportOptionsArgs(Args):
     includeSourceContext: described(bool, "Include surrounding code lines") = False
     contextLines: Annotated[int, Meta(ge=0, le=20, description="Lines of context before/after")] = 3
+    task: described(ExportTask, "jsonl: one record per comment, or review pairs (code before, thread, code "
+                                "after)") = "comments"
+    allPairs: described(bool, "review-pairs: also threads whose code did not change") = False
+    partitionBy: described(list[PartitionColumn], "parquet: Hive partitions (a folder, not one file)") = \
+        msgspec.field(default_factory=list)
+    rowGroupSize: Annotated[int, Meta(ge=1, le=1 << 20, description="parquet: rows per row group")] = 65536
+
+
+class ExportFilters(Args):
+    tag: TagName | None = None
+    status: StatusName | None = None
+    health: HealthName | None = None
+    author: AuthorFilter | None = None
+    since: described(Annotated[Instant, _instant(end=False)] | None,
+                     "Only threads changed (created, replied, resolved, re-anchored) at or after this "
+                     "ISO 8601 date-time") = None
 
 
 class ExportCommentsArgs(Args):
     format: ExportFormat
     filePath: described(PathFilter | None, "Export only this file or glob (omit for all files)") = None
     options: ExportOptionsArgs | None = None
+    filters: described(ExportFilters, "Only the threads matching these") = msgspec.field(
+        default_factory=ExportFilters)
 
 
 class CommentResult(Out):
@@ -290,10 +302,15 @@ def _export_content(result: dict[str, Any]) -> list[dict[str, Any]]:
 @operation(group="paired", args=ExportCommentsArgs, result=ExportResultOut, title="Export comments",
            structured=_export_structured, text=_export_text, extra_content=_export_content)
 def export_comments(svc: Service, a: ExportCommentsArgs) -> dict:
-    """Export comments as JSON, Markdown, JSONL training data ({prompt, completion, metadata})
-    or Parquet. The export is written under the workspace's .limpet/exports/ folder and
-    returned as a resource link (small text exports are also embedded)."""
-    opts = a.options or ExportOptionsArgs()
-    flt = ThreadFilter(file=svc.normalize(a.filePath, "filePath") if a.filePath else a.filePath)
+    """Export comments as JSON, Markdown, JSONL training data ({prompt, completion, metadata},
+    or review pairs with options.task) or Parquet (partitioned into a folder with
+    options.partitionBy). filters narrow the threads (filters.since: changed since, for
+    incremental exports). The export is written under the workspace's .limpet/exports/ folder
+    and returned as a resource link (small text exports are also embedded)."""
+    opts, f = a.options or ExportOptionsArgs(), a.filters
+    flt = ThreadFilter(file=svc.normalize(a.filePath, "filePath") if a.filePath else a.filePath,
+                       tag=f.tag, status=f.status, health=f.health, author=f.author, updated_since=f.since)
     return svc.export_to_folder(a.format, flt, context_lines=opts.contextLines,
-                            include_source_context=opts.includeSourceContext)
+                                include_source_context=opts.includeSourceContext, task=opts.task,
+                                all_pairs=opts.allPairs, partition_by=tuple(opts.partitionBy),
+                                row_group_size=opts.rowGroupSize)

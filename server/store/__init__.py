@@ -2,6 +2,7 @@
 
     Workspace            workspace-relative paths: the one place that decides what may be read
     GitHistory           earlier versions of workspace files, from the repository it is in
+    repository_facts     the repository's origin remote and HEAD commit (export provenance)
     ThreadStore          `.limpet/`: threads as event files, the review, the derived cache, the lock
     Event                one committed event (what a person or agent did to a thread)
     checked_event        a new event, checked as a line read from disk is
@@ -23,7 +24,7 @@ from limpet.server.store._files import (
     storage_failed,
 )
 from limpet.server.store._gc import leave_frozen_at_exit
-from limpet.server.store._history import GitHistory
+from limpet.server.store._history import GitHistory, repository_facts
 from limpet.server.store._log import LazyLogger
 from limpet.server.store._paths import IGNORED_DIRS, PROTECTED_DIRS, STORE_DIRNAME, FileState, Workspace
 from limpet.server.store._setup import GITATTRIBUTES, GITIGNORE
@@ -57,6 +58,7 @@ __all__ = [
     "cross_process_lock",
     "leave_frozen_at_exit",
     "remove_stale_temps",
+    "repository_facts",
     "storage_failed",
     "thread_id_of",
     "watch_workspace",

@@ -47,6 +47,7 @@ class Derived(msgspec.Struct, frozen=True, kw_only=True):
     checked: str | None  # content hash of the thread's file when checked (None: it was absent)
     checked_ws: str | None = None  # the workspace version an orphan was searched against
     history: tuple[HistoryEvent, ...] = ()  # `reanchored` events since the committed anchor
+    moved_at: str | None = None  # when re-anchoring last changed its lines, file or health: its updated_at
 
 
 _RECORD = msgspec.json.Decoder(Derived)
@@ -55,7 +56,7 @@ _RECORD = msgspec.json.Decoder(Derived)
 def _dump(d: Derived) -> bytes:
     return orjson.dumps({"base": d.base, "anchor": d.anchor.to_dict(), "health": d.health, "method": d.method,
                          "confidence": d.confidence, "checked": d.checked, "checked_ws": d.checked_ws,
-                         "history": [h.to_dict() for h in d.history]})
+                         "history": [h.to_dict() for h in d.history], "moved_at": d.moved_at})
 
 
 @dataclass

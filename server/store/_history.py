@@ -26,7 +26,7 @@ from limpet.model import content_hash
 if TYPE_CHECKING:  # imported when git is first run: most commands never ask it
     import subprocess
 
-__all__ = ["GitHistory"]
+__all__ = ["GitHistory", "repository_facts"]
 
 COMMITS_SEARCHED = 32  # newest commits touching a file that are read for the anchored version
 _TIMEOUT = 20.0
@@ -125,6 +125,17 @@ class GitHistory:
         if batch is not None:
             batch.kill()
             batch.wait()
+
+
+def repository_facts(root: str | os.PathLike[str]) -> tuple[str | None, str | None, str]:
+    """(the origin remote's URL as configured, the HEAD commit, the workspace folder inside the
+    repository: "" at its top) of the repository `root` is in; None (or "") for each that is
+    not there (no repository, no origin, no commit yet, no git)."""
+    url = _git(str(root), "config", "--get", "remote.origin.url")
+    out = _git(str(root), "rev-parse", "--show-prefix", "--verify", "-q", "HEAD")
+    lines = out.decode("utf-8", "surrogateescape").split("\n") if out else []
+    prefix, head = (lines[0].strip("/"), lines[1].strip() or None) if len(lines) > 1 else ("", None)
+    return (url.decode("utf-8", "replace").strip() or None if url else None, head, prefix)
 
 
 def _git(cwd: str, *args: str) -> bytes | None:

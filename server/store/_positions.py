@@ -45,8 +45,10 @@ class Positions:
             except ValueError:
                 d = None
             else:
+                updated = d.moved_at if d.moved_at is not None and d.moved_at > base.updated_at else base.updated_at
                 return base.evolve(anchor=d.anchor, health=d.health, anchor_method=d.method,
-                                   anchor_confidence=d.confidence, history=base.history + d.history), \
+                                   anchor_confidence=d.confidence, history=base.history + d.history,
+                                   updated_at=updated), \
                     (_current(d.checked, d.health), d.checked_ws)
         return base, (base.anchor.content_hash if base.health != "orphaned" else NEVER, None)
 
@@ -56,7 +58,8 @@ class Positions:
         self._staged[thread_id] = Derived(
             base=anchor_key, anchor=updated.anchor, health=updated.health,  # type: ignore[arg-type]
             method=updated.anchor_method, confidence=float(updated.anchor_confidence), checked=checked,
-            checked_ws=checked_ws, history=tuple(updated.history[len(committed.history):]))
+            checked_ws=checked_ws, history=tuple(updated.history[len(committed.history):]),
+            moved_at=updated.updated_at if updated.updated_at > committed.updated_at else None)
         return (_current(checked, updated.health), checked_ws)
 
     @property

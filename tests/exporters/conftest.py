@@ -107,3 +107,14 @@ def sample_items() -> list[ExportItem]:
 @pytest.fixture
 def items() -> list[ExportItem]:
     return sample_items()
+
+
+@pytest.fixture
+def make_thread():
+    """_thread(n, file, source, line_start, line_end, symbol=None, kind=None, **fields): a Thread."""
+    return _thread
+
+
+@pytest.fixture
+def auth_py() -> bytes:
+    return AUTH_PY

@@ -7,11 +7,12 @@ import io
 import orjson
 import pyarrow.json as pj
 import pytest
+from msgspec.structs import replace
 
 from limpet.exporters import ExportItem, ExportOptions, get_exporter
 
 TOP = ["prompt", "completion", "metadata"]
-PAIR_TOP = ["prompt", "completion", "before", "thread", "after", "decision", "metadata"]
+PAIR_TOP = ["prompt", "completion", "label", "before", "thread", "after", "decision", "metadata"]
 
 
 def _export(items, **opts) -> bytes:
@@ -98,8 +99,19 @@ def test_orphan_and_missing_source_use_the_kept_text(items):
 
 
 def test_code_with_backticks_gets_a_longer_fence(items):
-    fixme = _by_id(_records(items))["c_1763790000000020"]
+    fixme = _by_id(_records(items, task="review-pairs"))["c_1763790000000020"]
+    assert "\n````python\n" in fixme["after"]["code"] or "```not a fence```" in fixme["completion"]
+    made_on_it = [ExportItem(replace(i.thread, snapshots={}), i.workspace, i.source) for i in items]
+    fixme = _by_id(_records(made_on_it))["c_1763790000000020"]
     assert "\n````python\n" in fixme["prompt"] and fixme["prompt"].endswith("````\n")
+
+
+def test_a_comment_prompt_shows_the_code_it_was_written_on_not_what_replaced_it(items):
+    fixme = _by_id(_records(items))["c_1763790000000020"]  # created on `pass`; the file now returns None
+    assert _code(fixme["prompt"]) == ["def decode(token, secret):", "    pass"]
+    assert fixme["metadata"]["code_origin"] == "snapshot"
+    todo = _by_id(_records(items, context_lines=1))["c_1763790000000010"]  # no snapshot: the file, in context
+    assert todo["metadata"]["code_origin"] == "source" and todo["metadata"]["context_start"] == 7
 
 
 def test_review_pairs(items):
@@ -158,12 +170,25 @@ def test_review_pairs_current_code_is_stamped_with_exported_at(items):
 @pytest.mark.parametrize("task", ["comments", "review-pairs"])
 def test_arrow_json_loader_reads_it_in_small_blocks(items, task):
     # `datasets`' JSON builder uses pyarrow.json in blocks: types must agree across blocks.
-    many = [ExportItem(i.thread, f"{i.workspace}{k}", i.source) for k in range(50) for i in items]
+    many = [ExportItem(_retold(i.thread, k), f"{i.workspace}{k}", i.source) for k in range(50) for i in items]
     data = _export(many, task=task)
     table = pj.read_json(io.BytesIO(data), read_options=pj.ReadOptions(block_size=4096))
     assert table.num_rows == len(many)
     assert table.column_names == (TOP if task == "comments" else PAIR_TOP)
     assert table.schema.field("metadata").type.get_field_index("line_start") >= 0
+
+
+def _retold(thread, k):
+    """The thread with its first comment numbered: not an exact duplicate of its other copies."""
+    first = replace(thread.comments[0], body=f"{thread.comments[0].body} ({k})")
+    return replace(thread, comments=(first, *thread.comments[1:]))
+
+
+def test_exact_duplicate_pairs_are_written_once(items):
+    copies = [ExportItem(i.thread, f"{i.workspace}{k}", i.source) for k in range(3) for i in items]
+    buf = io.BytesIO()
+    result = get_exporter("jsonl").write(iter(copies), buf, ExportOptions(task="review-pairs", all_pairs=True))
+    assert result.count == len(items)
 
 
 def test_deterministic(items):

@@ -41,7 +41,7 @@ def parquet_file(items, tmp_path) -> Path:
 def test_pyarrow_schema_and_values(parquet_file, items):
     table = pq.read_table(parquet_file)
     assert table.schema.equals(PARQUET_SCHEMA, check_metadata=False)
-    assert table.schema.metadata[b"limpet.schema"] == b"limpet.parquet/1"
+    assert table.schema.metadata[b"limpet.schema"] == b"limpet.parquet/2"
     for name, typ in CONTRACT.items():
         assert table.schema.field(name).type == typ, name
     comments = table.schema.field("comments").type

@@ -1,0 +1,125 @@
+"""Secrets out of training data: what detect-secrets finds becomes a typed placeholder.
+
+Code under review holds tokens, keys and passwords (the code a thread was on, and what people
+quoted in comments); a dataset must not. Every training format (JSONL, Parquet, Delta) passes
+the text it writes through `Redactor.text`: each secret becomes `<SECRET:GitHubToken>`
+(detect-secrets' type, without spaces), and the redactor counts them by type for the summary.
+
+detect-secrets' plugins take ~0.25 ms a line together, so only text that goes out is scanned,
+one line at a time behind a cheap filter (a line with no long token, no keyword such as
+`password` and no `user:pass@` cannot hold what the plugins look for), and each distinct line
+once (the same code appears in a pair's prompt and its `before`). The regex plugins give the
+secret's span (their findings only keep a group of it); the keyword and entropy plugins give
+the value, replaced wherever it occurs in the line. Left out: public IPv4 addresses (not
+secrets) and hex "high entropy" strings (every commit hash and digest in code).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from functools import cached_property
+
+__all__ = ["Redactor", "placeholder"]
+
+_MAYBE = re.compile(r"[A-Za-z0-9+/=_\-.]{16,}|pass|secret|key|token|pwd|auth|api|private|credential|://[^\s/]*@",
+                    re.IGNORECASE)
+_LEFT_OUT = {"Public IP (ipv4)", "Hex High Entropy String"}
+_CACHE = 1 << 16  # distinct lines remembered
+
+
+def placeholder(secret_type: str) -> str:
+    words = re.split(r"[^A-Za-z0-9]+", secret_type)
+    return "<SECRET:" + "".join(w[:1].upper() + w[1:] for w in words) + ">"
+
+
+def _trimmed(m: re.Match[str], secret_type: str) -> tuple[int, int, int, str]:
+    """A find's span, without the URL punctuation basic-auth's pattern takes in (`://`, `@`)."""
+    start, end = m.span()
+    text = m.group(0)
+    if text.startswith("://"):
+        start += 3
+    if text.endswith("@") and end - 1 > start:
+        end -= 1
+    return start, end, 0, secret_type
+
+
+class Redactor:
+    """Replaces secrets in text with placeholders; `counts` says how many of each type."""
+
+    def __init__(self) -> None:
+        self.counts: Counter[str] = Counter()
+        self._lines: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {}
+
+    @cached_property
+    def _plugins(self) -> tuple[list, list]:
+        from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
+        from detect_secrets.plugins.base import RegexBasedDetector
+
+        spans, values = [], []
+        for secret_type, cls in sorted(get_mapping_from_secret_type_to_class().items()):
+            if secret_type in _LEFT_OUT:
+                continue
+            if issubclass(cls, RegexBasedDetector):
+                spans.append((secret_type, tuple(cls().denylist)))
+            else:  # keyword, base64 entropy: they report the value
+                values.append((secret_type, cls()))
+        return spans, values
+
+    def text(self, text: str | None, filename: str = "comment.txt") -> str | None:
+        """`text` with every secret replaced (None and secret-free text come back as they are)."""
+        if not text or _MAYBE.search(text) is None:
+            return text
+        lines = text.split("\n")
+        changed = False
+        for i, line in enumerate(lines):
+            if _MAYBE.search(line) is None:
+                continue
+            clean = self._line(line, filename)
+            if clean is not line:
+                lines[i] = clean
+                changed = True
+        return "\n".join(lines) if changed else text
+
+    def _line(self, line: str, filename: str) -> str:
+        ext = filename.rsplit(".", 1)[-1] if "." in filename else ""
+        key = (line, ext)
+        hit = self._lines.get(key)
+        if hit is None:
+            hit = self._scan(line, filename)
+            if len(self._lines) >= _CACHE:
+                self._lines.clear()
+            self._lines[key] = hit
+        clean, found = hit
+        self.counts.update(found)
+        return clean
+
+    def _scan(self, line: str, filename: str) -> tuple[str, tuple[str, ...]]:
+        spans_plugins, value_plugins = self._plugins
+        found: list[tuple[int, int, int, str]] = []  # start, end, priority (lower wins), type
+        for secret_type, patterns in spans_plugins:
+            for rx in patterns:
+                found += [_trimmed(m, secret_type) for m in rx.finditer(line) if m.end() > m.start()]
+        for priority, (secret_type, plugin) in enumerate(value_plugins, start=1):
+            for secret in plugin.analyze_line(filename=filename, line=line, line_number=0):
+                value = secret.secret_value
+                if value:
+                    found += [(m.start(), m.end(), priority, secret_type)
+                              for m in re.finditer(re.escape(value), line)]
+        if not found:
+            return line, ()
+        merged: list[list] = []  # overlapping finds are one secret, named by the most specific
+        for start, end, priority, secret_type in sorted(found):
+            if merged and start < merged[-1][1]:
+                last = merged[-1]
+                last[1] = max(last[1], end)
+                if priority < last[2]:
+                    last[2], last[3] = priority, secret_type
+            else:
+                merged.append([start, end, priority, secret_type])
+        out, at = [], 0
+        for start, end, _, secret_type in merged:
+            out += [line[at:start], placeholder(secret_type)]
+            at = end
+        out.append(line[at:])
+        return "".join(out), tuple(m[3] for m in merged)
