@@ -40,8 +40,14 @@ def _parquet() -> Exporter:
     return ParquetExporter()
 
 
+def _delta() -> Exporter:
+    from limpet.exporters._delta import DeltaExporter
+
+    return DeltaExporter()
+
+
 _FACTORIES: dict[str, Callable[[], Exporter]] = {"json": _json, "markdown": _markdown, "jsonl": _jsonl,
-                                                 "parquet": _parquet}
+                                                 "parquet": _parquet, "delta": _delta}
 assert tuple(_FACTORIES) == FORMATS  # one format, one exporter
 
 

@@ -79,6 +79,9 @@ class ExportOptions:
     keep_secrets: bool = False  # training formats redact secrets unless told to keep them
     labels: tuple[str, ...] = ()  # review-pairs: only these labels (empty: every label)
     max_chars: int | None = None  # review-pairs: only pairs whose prompt and completion are at most this long
+    repositories: tuple[str, ...] = ()  # delta: the repositories whose rows this run replaces (also any it writes)
+    upsert: bool = False  # delta: merge rows by key, delete none (an incremental run)
+    storage_options: tuple[tuple[str, str], ...] = ()  # delta: an object store's options (delta-rs names)
 
     def __post_init__(self) -> None:
         # Accept "tag,status" and lists from doors, store a normalized tuple.
@@ -124,6 +127,10 @@ class ExportOptions:
             if label not in PAIR_LABELS:
                 raise InvalidArgument(f"Unknown label {label!r}; expected one of {', '.join(PAIR_LABELS)}",
                                       field="labels", details={"allowed": list(PAIR_LABELS)})
+        object.__setattr__(self, "repositories", tuple(self.repositories))
+        opts = self.storage_options
+        object.__setattr__(self, "storage_options", tuple(sorted(opts.items())) if isinstance(opts, dict)
+                           else tuple(tuple(p) for p in opts))
         if self.max_chars is not None and (not _is_int(self.max_chars) or self.max_chars < 1):
             raise InvalidArgument("max_chars must be a positive integer", field="max_chars")
         if self.exported_at is not None and not _is_utc_iso(self.exported_at):

@@ -46,7 +46,7 @@ HEALTHS: tuple[str, ...] = get_args(Health)
 AUTHOR_TYPES: tuple[str, ...] = get_args(AuthorType)
 
 # What limpet exports to, and what for (limpet.exporters implements them; the tools name them).
-ExportFormat = Literal["json", "markdown", "jsonl", "parquet"]
+ExportFormat = Literal["json", "markdown", "jsonl", "parquet", "delta"]
 FORMATS: tuple[str, ...] = get_args(ExportFormat)
 ExportTask = Literal["comments", "review-pairs"]
 TASKS: tuple[str, ...] = get_args(ExportTask)

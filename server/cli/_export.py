@@ -20,7 +20,8 @@ __all__ = ["export_cmd", "import_cmd"]
 @click.option("--format", "-f", "fmt", required=True, type=click.Choice(FORMATS),
               help="Output format.")
 @click.option("--output", "-o", required=True,
-              help="Output path (a folder for partitioned Parquet), or - for stdout (text formats).")
+              help="Output path (a folder for partitioned Parquet; a table's path or URI for delta), or - for "
+                   "stdout (text formats).")
 @click.option("--workspace", "-w", "workspaces", multiple=True, type=click.Path(file_okay=False),
               help="Workspace(s) to export; repeat to put several into one dataset (default: the current one).")
 @click.option("--file", "file_glob", default=None, help="Only threads on files matching this path or glob.")
@@ -42,6 +43,8 @@ __all__ = ["export_cmd", "import_cmd"]
 @click.option("--splits", default=None,
               help="Shares of repositories in train,validation,test, e.g. 80,10,10 (the default): a repository's "
                    "threads all go to one split.")
+@click.option("--storage-option", "storage_options", multiple=True, metavar="KEY=VALUE",
+              help="delta: an object store's option as delta-rs names it (e.g. AWS_REGION=eu-west-1); repeatable.")
 @click.option("--keep-secrets", is_flag=True,
               help="Training formats (jsonl, parquet, delta) redact secrets by default; keep them as they are.")
 @click.option("--label", "labels", multiple=True, type=click.Choice(PAIR_LABELS),
@@ -51,7 +54,8 @@ __all__ = ["export_cmd", "import_cmd"]
 @click.option("--json", "as_json", is_flag=True, help="Print the export summary as JSON.")
 @click.pass_context
 def export_cmd(ctx, fmt, output, workspaces, file_glob, tag, status, health, author, since, context_lines, task,
-               all_pairs, partition_by, row_group_size, splits, keep_secrets, labels, max_chars, as_json) -> None:
+               all_pairs, partition_by, row_group_size, splits, storage_options, keep_secrets, labels, max_chars,
+               as_json) -> None:
     """Export threads as JSON, Markdown, JSONL training data or Parquet."""
     roots = list(workspaces) or [ctx.find_root().obj["workspace"]]
     try:
@@ -62,7 +66,7 @@ def export_cmd(ctx, fmt, output, workspaces, file_glob, tag, status, health, aut
         if (labels or max_chars) and task != "review-pairs":
             raise InvalidArgument("--label and --max-chars go with --task review-pairs", field="labels")
         more = {"exported_at": utc_now(), "keep_secrets": keep_secrets, "labels": labels, "max_chars": max_chars,
-                **_row_groups(row_group_size), **_shares(splits)}
+                "storage_options": _storage(storage_options), **_row_groups(row_group_size), **_shares(splits)}
         services = [Service(r) for r in roots]
         flt = ThreadFilter(file=services[0].normalize(file_glob) if file_glob else file_glob,
                            tag=tag, status=status, health=health, author=author, updated_since=_since(since))
@@ -82,7 +86,7 @@ def export_cmd(ctx, fmt, output, workspaces, file_glob, tag, status, health, aut
         fail(exc, as_json)
         return
     summary = {"format": result.format, "count": result.count, "bytes": result.bytes_written,
-               "path": None if output == "-" else str(Path(output)), "secrets_redacted": result.secrets}
+               "path": result.path, "secrets_redacted": result.secrets}
     if as_json:
         click.echo(orjson.dumps(summary).decode(), err=output == "-")
     elif output != "-":
@@ -97,6 +101,16 @@ def _since(value: str | None) -> str | None:
         return instant(value) if value is not None else None
     except ValueError as exc:
         raise InvalidArgument(f"--since {value!r} {exc}", field="since") from None
+
+
+def _storage(pairs: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    out = []
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise InvalidArgument(f"--storage-option {pair!r} must be KEY=VALUE", field="storage_options")
+        out.append((key, value))
+    return tuple(out)
 
 
 def _row_groups(size: int | None) -> dict[str, int]:

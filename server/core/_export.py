@@ -62,11 +62,12 @@ def export_workspaces(sources: Sequence[ItemSource], fmt: str, flt: ThreadFilter
     from limpet.exporters import ExportOptions, get_exporter
 
     exporter = get_exporter(fmt)
+    repositories = list(names) if names else distinct_repositories(sources)
+    # A Delta table replaces these repositories' rows; a run with --since merges its rows instead.
     options = ExportOptions(context_lines=context_lines, include_source_context=include_source_context,
                             task=task, all_pairs=all_pairs, partition_by=partition_by,
+                            repositories=tuple(repositories), upsert=flt.updated_since is not None,
                             **more)  # validates every option
-    if not names:
-        distinct_repositories(sources)
 
     def items() -> Iterator[ExportItem]:
         for i, source in enumerate(sources):

@@ -9,12 +9,15 @@ import pytest
 from limpet.exporters import FORMATS, ExportOptions, get_exporter
 from limpet.model import InvalidArgument
 
+FILES = tuple(f for f in FORMATS if f != "delta")  # formats written to one file or stream (delta: a table)
+
 
 def test_formats_and_registry():
-    assert FORMATS == ("json", "markdown", "jsonl", "parquet")
-    for fmt in FORMATS:
+    assert FORMATS == ("json", "markdown", "jsonl", "parquet", "delta")
+    for fmt in FILES:
         e = get_exporter(fmt)
         assert e.name == fmt and e.media_type and e.extension.startswith(".")
+    assert get_exporter("delta").binary and not get_exporter("delta").supports_stdout
     assert get_exporter("parquet").binary and not get_exporter("parquet").supports_stdout
     assert [f for f in FORMATS if get_exporter(f).supports_partitioning] == ["parquet"]
 
@@ -73,7 +76,7 @@ def test_review_pairs_only_for_jsonl(fmt, items):
     assert err.value.field == "task"
 
 
-@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize("fmt", FILES)
 def test_items_must_be_export_items(fmt):
     with pytest.raises(InvalidArgument) as err:
         get_exporter(fmt).write([{"thread": 1}], io.BytesIO(), ExportOptions())
@@ -86,7 +89,7 @@ def test_parquet_refuses_stdout(items):
     assert err.value.field == "output"
 
 
-@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize("fmt", FILES)
 def test_path_output_is_atomic_and_counted(fmt, items, tmp_path):
     target = tmp_path / "nested" / f"out{get_exporter(fmt).extension}"
     result = get_exporter(fmt).write(iter(items), target, ExportOptions())
@@ -107,7 +110,7 @@ def test_failed_export_leaves_nothing(fmt, items, tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
-@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize("fmt", FILES)
 def test_progress_is_cumulative_and_final(fmt, items):
     many = items * 400  # 2,400 items
     seen: list[int] = []
@@ -118,7 +121,7 @@ def test_progress_is_cumulative_and_final(fmt, items):
     assert len(seen) >= 2
 
 
-@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize("fmt", FILES)
 def test_empty_export_reports_zero(fmt):
     seen: list[int] = []
     result = get_exporter(fmt).write(iter(()), io.BytesIO(), ExportOptions(), progress=seen.append)
