@@ -19,6 +19,7 @@ import pyarrow.parquet as pq
 
 from limpet.exporters._arrow import PARQUET_SCHEMA, build_batch
 from limpet.exporters._base import Exporter
+from limpet.exporters._card import write_card
 from limpet.exporters._provenance import Languages
 from limpet.exporters._secrets import Redactor
 from limpet.exporters._sink import (
@@ -108,6 +109,7 @@ def _write_dataset(
     try:
         tmp.mkdir(parents=True)
         _dataset(batches, tmp, options)
+        write_card(tmp, options)
         size = sum(p.stat().st_size for p in tmp.rglob("*") if p.is_file())
         _move_into_place(tmp, target)
     except OSError as exc:
