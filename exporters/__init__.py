@@ -1,4 +1,5 @@
-"""limpet.exporters: threads out as JSON, Markdown, JSONL training data and Parquet.
+"""limpet.exporters: threads out as JSON, Markdown, JSONL training data, Parquet, a GitHub
+pull request review and SARIF; GitHub's review comments in (`read_github_comments`).
 
 The service gathers `ExportItem`s (thread, workspace name, the file's current bytes) and
 calls `get_exporter(fmt).write(items, out, options, progress)`; nothing here reads the
@@ -29,19 +30,28 @@ from limpet.exporters._types import (
     Progress,
 )
 
+_GITHUB_NAMES = ("MAX_GITHUB_INPUT", "GithubComment", "GithubThread", "Resolution", "author_of", "limpet_body",
+                 "read_github_comments", "read_review_threads")
+
 
 def __getattr__(name: str) -> Any:
-    # The Parquet schema needs pyarrow: built when someone asks for it (PEP 562).
+    # The Parquet schema needs pyarrow: built when someone asks for it (PEP 562); the reader of
+    # GitHub's comments, when an import asks for it.
     if name in ("PARQUET_SCHEMA", "PARQUET_SCHEMA_ID"):
         from limpet.exporters import _arrow
 
         return getattr(_arrow, name)
+    if name in _GITHUB_NAMES:
+        from limpet.exporters import _github_comments
+
+        return getattr(_github_comments, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 __all__ = [
     "EXPORT_SCHEMA",
     "FORMATS",
+    "MAX_GITHUB_INPUT",
     "MAX_CONTEXT_LINES",
     "PARQUET_SCHEMA",
     "PAIR_LABELS",
@@ -56,7 +66,14 @@ __all__ = [
     "ExportTask",
     "Exporter",
     "Origin",
+    "GithubComment",
+    "GithubThread",
     "Progress",
+    "Resolution",
+    "author_of",
     "get_exporter",
+    "limpet_body",
+    "read_github_comments",
     "read_json_export",
+    "read_review_threads",
 ]

@@ -28,6 +28,10 @@ class Exporter(ABC):
     supports_partitioning = False
     supports_tasks = False
     reads_source = True  # does it show code from the file's current bytes (ExportItem.source)?
+    # Does it name files and the commit as the git repository does (options.head_commit and
+    # repo_prefix, filled by the service)? Such an export holds one workspace's threads.
+    one_repository = False
+    open_only = False  # does it hold open threads only (what is still to do: the formats for GitHub)?
     progress_every = PROGRESS_EVERY
 
     def write(

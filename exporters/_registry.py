@@ -46,8 +46,21 @@ def _delta() -> Exporter:
     return DeltaExporter()
 
 
+def _github_review() -> Exporter:
+    from limpet.exporters._github import GithubReviewExporter
+
+    return GithubReviewExporter()
+
+
+def _sarif() -> Exporter:
+    from limpet.exporters._sarif import SarifExporter
+
+    return SarifExporter()
+
+
 _FACTORIES: dict[str, Callable[[], Exporter]] = {"json": _json, "markdown": _markdown, "jsonl": _jsonl,
-                                                 "parquet": _parquet, "delta": _delta}
+                                                 "parquet": _parquet, "delta": _delta, "github-review": _github_review,
+                                                 "sarif": _sarif}
 assert tuple(_FACTORIES) == FORMATS  # one format, one exporter
 
 

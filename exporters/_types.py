@@ -6,6 +6,7 @@ field-level INVALID_ARGUMENT errors without re-checking bounds of its own.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -82,6 +83,11 @@ class ExportOptions:
     repositories: tuple[str, ...] = ()  # delta: the repositories whose rows this run replaces (also any it writes)
     upsert: bool = False  # delta: merge rows by key, delete none (an incremental run)
     storage_options: tuple[tuple[str, str], ...] = ()  # delta: an object store's options (delta-rs names)
+    # Where the workspace's files are in git (github-review, SARIF): the commit checked out, and the
+    # workspace folder's path inside the repository ("" at its top, else ending in "/"), since GitHub
+    # names files from the repository's root. The service fills both from git; None/"" without it.
+    head_commit: str | None = None
+    repo_prefix: str = ""
 
     def __post_init__(self) -> None:
         # Accept "tag,status" and lists from doors, store a normalized tuple.
@@ -133,6 +139,7 @@ class ExportOptions:
                            else tuple(tuple(p) for p in opts))
         if self.max_chars is not None and (not _is_int(self.max_chars) or self.max_chars < 1):
             raise InvalidArgument("max_chars must be a positive integer", field="max_chars")
+        _check_repository(self.head_commit, self.repo_prefix)
         if self.exported_at is not None and not _is_utc_iso(self.exported_at):
             raise InvalidArgument(
                 "exported_at must be a UTC ISO 8601 timestamp such as 2026-11-22T10:00:00Z",
@@ -165,6 +172,19 @@ def _check_shares(shares: object) -> None:
             f"got {shares!r}",
             field="split_shares",
         )
+
+
+_COMMIT = re.compile(r"[0-9a-f]{40}([0-9a-f]{24})?")  # SHA-1 or SHA-256, as git prints them
+
+
+def _check_repository(head: object, prefix: object) -> None:
+    if head is not None and not (isinstance(head, str) and _COMMIT.fullmatch(head)):
+        raise InvalidArgument(f"head_commit must be a full commit id (40 or 64 hex digits), got {head!r}",
+                              field="head_commit")
+    parts = prefix.split("/") if isinstance(prefix, str) else None
+    if parts is None or (prefix and (parts[-1] != "" or any(p in ("", ".", "..") for p in parts[:-1]))):
+        raise InvalidArgument(f"repo_prefix must be a relative folder path ending in '/', or '', got {prefix!r}",
+                              field="repo_prefix")
 
 
 def _is_utc_iso(value: object) -> bool:

@@ -1,5 +1,5 @@
 """The words of the domain, each spelled once: tags, statuses, healths, author types, export
-formats and tasks, limits.
+formats and tasks, import formats, limits.
 
 Every door, schema, filter and exporter takes these from here; a `Literal` type and the
 tuple of its values are the same definition (the tuple is read off the type).
@@ -20,6 +20,8 @@ __all__ = [
     "ExportTask",
     "HEALTHS",
     "Health",
+    "IMPORT_FORMATS",
+    "ImportFormat",
     "MAX_BODY",
     "MAX_LINE",
     "SCHEMA_VERSION",
@@ -46,8 +48,11 @@ HEALTHS: tuple[str, ...] = get_args(Health)
 AUTHOR_TYPES: tuple[str, ...] = get_args(AuthorType)
 
 # What limpet exports to, and what for (limpet.exporters implements them; the tools name them).
-ExportFormat = Literal["json", "markdown", "jsonl", "parquet", "delta"]
+ExportFormat = Literal["json", "markdown", "jsonl", "parquet", "delta", "github-review", "sarif"]
 FORMATS: tuple[str, ...] = get_args(ExportFormat)
+# What `limpet import` reads: limpet's own JSON export, or a pull request's review comments.
+ImportFormat = Literal["json", "github"]
+IMPORT_FORMATS: tuple[str, ...] = get_args(ImportFormat)
 ExportTask = Literal["comments", "review-pairs"]
 TASKS: tuple[str, ...] = get_args(ExportTask)
 

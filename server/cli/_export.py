@@ -9,7 +9,7 @@ import click
 import orjson
 
 from limpet.exporters import FORMATS, PAIR_LABELS, TASKS
-from limpet.model import HEALTHS, STATUSES, TAGS, InvalidArgument, LimpetError
+from limpet.model import HEALTHS, IMPORT_FORMATS, STATUSES, TAGS, InvalidArgument, LimpetError
 from limpet.server.cli._app import cli, fail
 from limpet.server.core import Service, ThreadFilter, export_workspaces, instant, utc_now
 
@@ -56,7 +56,7 @@ __all__ = ["export_cmd", "import_cmd"]
 def export_cmd(ctx, fmt, output, workspaces, file_glob, tag, status, health, author, since, context_lines, task,
                all_pairs, partition_by, row_group_size, splits, storage_options, keep_secrets, labels, max_chars,
                as_json) -> None:
-    """Export threads as JSON, Markdown, JSONL training data or Parquet."""
+    """Export threads as JSON, Markdown, JSONL training data, Parquet, Delta, a GitHub review or SARIF."""
     roots = list(workspaces) or [ctx.find_root().obj["workspace"]]
     try:
         if all_pairs and task != "review-pairs":
@@ -148,16 +148,25 @@ class _NoBar:
 
 @cli.command("import")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
+@click.option("--format", "-f", "fmt", type=click.Choice(IMPORT_FORMATS), default="json", show_default=True,
+              help="json: a limpet JSON export; github: a pull request's review comments (docs/github.md).")
 @click.option("--workspace", "-w", default=None, type=click.Path(file_okay=False), help="Target workspace.")
-@click.option("--overwrite", is_flag=True, help="Replace threads whose id exists with other content.")
+@click.option("--review-threads", default=None, type=click.Path(exists=True, dir_okay=False),
+              help="github: GraphQL reviewThreads JSON, for which threads are resolved.")
+@click.option("--overwrite", is_flag=True, help="json: replace threads whose id exists with other content.")
 @click.option("--from", "source", default=None,
-              help="Of an export of several workspaces, import this one's threads (default: the target's own).")
+              help="json: of an export of several workspaces, import this one's threads (default: the target's own).")
 @click.option("--json", "as_json", is_flag=True, help="Print the import summary as JSON.")
 @click.pass_context
-def import_cmd(ctx, file, workspace, overwrite, source, as_json) -> None:
-    """Read a JSON export back into the workspace (lossless round trip)."""
-    data = sys.stdin.buffer.read() if file == "-" else Path(file).read_bytes()
+def import_cmd(ctx, file, fmt, workspace, review_threads, overwrite, source, as_json) -> None:
+    """Read a JSON export back (lossless), or a pull request's GitHub review comments."""
     try:
+        if fmt == "github":
+            _import_github(Service(workspace or ctx.find_root().obj["workspace"]), file, review_threads, as_json)
+            return
+        if review_threads:
+            raise InvalidArgument("--review-threads goes with --format github", field="review_threads")
+        data = sys.stdin.buffer.read() if file == "-" else Path(file).read_bytes()
         report = Service(workspace or ctx.find_root().obj["workspace"]).import_json(data, overwrite=overwrite,
                                                                                     source=source)
     except LimpetError as exc:
@@ -172,3 +181,40 @@ def import_cmd(ctx, file, workspace, overwrite, source, as_json) -> None:
             click.echo(f"  conflict (kept existing): {tid}", err=True)
     if report.conflicts and not overwrite:
         sys.exit(1)
+
+
+def _read_budgeted(file: str, field: str) -> bytes:
+    """At most one byte past the import budget: a larger file is refused, never read whole."""
+    from limpet.exporters import MAX_GITHUB_INPUT
+
+    stream = sys.stdin.buffer if file == "-" else None
+    try:
+        if stream is not None:
+            return stream.read(MAX_GITHUB_INPUT + 1)
+        with open(file, "rb") as fh:
+            return fh.read(MAX_GITHUB_INPUT + 1)
+    except OSError as exc:
+        raise InvalidArgument(f"Cannot read {file}: {exc.strerror}", field=field) from None
+
+
+def _import_github(svc: Service, file: str, review_threads: str | None, as_json: bool) -> None:
+    threads = _read_budgeted(review_threads, "review_threads") if review_threads else None
+    report = svc.import_github(_read_budgeted(file, "file"), threads)
+    if as_json:
+        click.echo(orjson.dumps(report.to_dict()).decode())
+        return
+    click.echo(f"imported {len(report.imported)}, updated {len(report.updated)}, "
+               f"unchanged {len(report.unchanged)}, left out {len(report.left_out)}")
+    for t in report.imported:
+        lines = f"{t['line_start']}" + (f"-{t['line_end']}" if t["line_end"] != t["line_start"] else "")
+        was = t["from"]
+        first, last = was["lines"]
+        origin = (f"line {first}" if first == last else f"lines {first}-{last}") \
+            + (f" at {was['commit_id'][:7]}" if was["commit_id"] else "")
+        notes = [n for n, on in (("outdated", t["outdated"]), ("whole file: anchored at line 1",
+                 t["subject_type"] == "file"), ("LEFT side: deleted lines", t["side"] == "LEFT"),
+                 (t["status"], t["status"] != "open")) if on]
+        click.echo(f"  {t['thread_id']}  #{t['comment_id']} -> {t['file']}:{lines} {t['health']}"
+                   f"  (from {origin}{'; ' + ', '.join(notes) if notes else ''})")
+    for left in report.left_out:
+        click.echo(f"  left out #{left['comment_id']} {left['path']}: {left['reason']}", err=True)

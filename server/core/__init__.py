@@ -29,6 +29,7 @@ __all__ = [
     "REVIEW_REFERENCE",
     "Change",
     "ChangeListener",
+    "GithubImportReport",
     "ImportReport",
     "ReconcileReport",
     "ReviewMode",
@@ -56,6 +57,10 @@ def __getattr__(name: str) -> Any:
 
         return {"REVIEW_MODES": _review_text.MODES, "REVIEW_REFERENCE": _review_text.REFERENCE,
                 "ReviewMode": _review_text.ReviewMode}[name]
+    if name == "GithubImportReport":
+        from limpet.server.core._github import GithubImportReport
+
+        return GithubImportReport
     if name == "search_threads":
         from limpet.server.core._search import search_threads
 

@@ -19,7 +19,7 @@ from limpet.model import InvalidArgument, LimpetError, Thread
 from limpet.server.core._filters import ThreadFilter
 from limpet.server.core._ids import utc_now
 from limpet.server.core._provenance import Provenance, provenance_of
-from limpet.server.store import Event, ThreadStore, Workspace, atomic_write, storage_failed
+from limpet.server.store import Event, ThreadStore, Workspace, atomic_write, repository_facts, storage_failed
 
 if TYPE_CHECKING:
     from limpet.exporters import ExportItem
@@ -62,18 +62,31 @@ def export_workspaces(sources: Sequence[ItemSource], fmt: str, flt: ThreadFilter
     from limpet.exporters import ExportOptions, get_exporter
 
     exporter = get_exporter(fmt)
+    github: dict[str, Any] = {}
+    if exporter.one_repository:
+        if len(sources) > 1:
+            raise InvalidArgument(f"A {fmt} export holds one workspace's threads (one repository, one commit)",
+                                  field="workspace", details={"workspaces": len(sources)})
+        github = in_repository(sources[0].root) if sources else {}
     repositories = list(names) if names else distinct_repositories(sources)
     # A Delta table replaces these repositories' rows; a run with --since merges its rows instead.
     options = ExportOptions(context_lines=context_lines, include_source_context=include_source_context,
                             task=task, all_pairs=all_pairs, partition_by=partition_by,
                             repositories=tuple(repositories), upsert=flt.updated_since is not None,
-                            **more)  # validates every option
+                            **more, **github)  # validates every option
 
     def items() -> Iterator[ExportItem]:
         for i, source in enumerate(sources):
             yield from source.export_items(flt, names[i] if names else None, with_source=exporter.reads_source)
 
     return exporter.write(items(), out, options, progress)
+
+
+def in_repository(root: Path) -> dict[str, Any]:
+    """Where GitHub finds the workspace's files: the commit checked out and the workspace
+    folder's path in its repository (the options of the formats for GitHub)."""
+    _remote, head, prefix = repository_facts(root)
+    return {"head_commit": head, "repo_prefix": f"{prefix}/" if prefix else ""}
 
 
 def distinct_repositories(sources: Sequence[ItemSource]) -> list[str]:
@@ -138,6 +151,8 @@ class Exports:
         from limpet.exporters import ExportOptions, get_exporter
 
         exporter = get_exporter(fmt)
+        if exporter.one_repository:
+            options.update(in_repository(self._ws.root))
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
             ignore = self.folder / ".gitignore"  # the folder ignores itself: never committed, never untracked
@@ -183,8 +198,9 @@ class Exports:
         from limpet.exporters import FORMATS, get_exporter
 
         name = uri[len(EXPORT_SCHEME):]
-        by_ext = {get_exporter(f).extension: get_exporter(f) for f in FORMATS}
-        exporter = by_ext.get("." + name.rsplit(".", 1)[-1]) if "." in name else None
+        # the longest extension first: ".review.json" is github-review's, not json's
+        exporter = next((e for e in sorted((get_exporter(f) for f in FORMATS), key=lambda e: -len(e.extension))
+                         if name.endswith(e.extension)), None)
         path: Path = self.folder / name
         if exporter is None or not name.startswith("comments-") or "/" in name or "\\" in name \
                 or path.is_symlink() or not path.is_file():

@@ -36,6 +36,7 @@ from limpet.server.store import DEFAULT_LOCK_TIMEOUT, Event, IdTaken, ThreadStor
 if TYPE_CHECKING:  # the engine, prompts and review: imported by the methods using them (`list` needs none)
     from limpet.anchoring import Candidate
     from limpet.prompts import ToolSpec
+    from limpet.server.core._github import GithubImportReport
     from limpet.server.core._reviews import Reviews
 
 __all__ = ["Service"]
@@ -377,6 +378,12 @@ class Service:
         """Read a JSON export back (see Exports.import_json): of an export of several workspaces,
         the entries of this one (`source`: of the workspace so named in the export)."""
         return self._exports.import_json(data, overwrite=overwrite, source=source)
+
+    def import_github(self, data: bytes, review_threads: bytes | None = None) -> GithubImportReport:
+        """A pull request's review comments as threads (core._github, docs/github.md)."""
+        from limpet.server.core._github import GithubImport
+        return GithubImport(self._ws, self._store, self._unused_id, self._written, self._reconcile_threads).run(
+            data, review_threads)
 
     @property
     def default_context_lines(self) -> int:

@@ -303,8 +303,9 @@ def _export_content(result: dict[str, Any]) -> list[dict[str, Any]]:
            structured=_export_structured, text=_export_text, extra_content=_export_content)
 def export_comments(svc: Service, a: ExportCommentsArgs) -> dict:
     """Export comments as JSON, Markdown, JSONL training data ({prompt, completion, metadata},
-    or review pairs with options.task) or Parquet (partitioned into a folder with
-    options.partitionBy). filters narrow the threads (filters.since: changed since, for
+    or review pairs with options.task), Parquet (partitioned into a folder with
+    options.partitionBy), the body of a GitHub pull request review (github-review) or SARIF
+    2.1.0 for code scanning (sarif); the last two hold open threads only. filters narrow the threads (filters.since: changed since, for
     incremental exports). The export is written under the workspace's .limpet/exports/ folder
     and returned as a resource link (small text exports are also embedded)."""
     opts, f = a.options or ExportOptionsArgs(), a.filters

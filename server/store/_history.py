@@ -54,6 +54,11 @@ class GitHistory:
             return None
         return cls(str(root), lines[1] if len(lines) > 1 else "")
 
+    @property
+    def prefix(self) -> str:
+        """The workspace folder's path inside the repository ("" at its top, else ending in "/")."""
+        return self._prefix
+
     def commit_holding(self, path: str, digest: str) -> str | None:
         """The newest of the last COMMITS_SEARCHED commits touching `path` after which the file
         held exactly the bytes of content hash `digest` (None: none of them did)."""

@@ -1,0 +1,288 @@
+"""Importing a pull request's review comments (`limpet import --format github`).
+
+Each GitHub thread (a comment and its replies, read by limpet.exporters.read_github_comments)
+becomes a limpet thread, written whole as one `snapshot` event, as a JSON import is. Where it
+is anchored, in order:
+
+    a comment on the pull request's head (`line` set)   its lines in the file as of `commit_id`
+                                                        (git), else in the working tree
+    an outdated comment (`line` null)                   its original lines in the file as of
+                                                        `original_commit_id`, read from git
+    either, when git lacks that version                 the lines the comment's `diff_hunk` shows
+                                                        (limpet then looks for them in the file)
+    `subject_type: file`                                the file's first line (said in the report
+                                                        and in the thread's history)
+    a LEFT-side comment (on lines the pull request      an orphan, its code the deleted lines the
+    deleted), or no evidence at all                     `diff_hunk` shows (or none)
+
+and then every imported thread is re-anchored to the working tree as any thread is: code that
+moved is followed, code that is gone leaves an orphan. Nothing is dropped: a comment on a file
+that no longer exists is an orphan too; only a comment on a path outside the workspace folder,
+or on a path limpet never comments (`.git`, `.limpet`), is left out, and the report says so.
+
+What identifies an imported thread is kept in it: a history event `imported` whose details are
+the GitHub record (`source: github`, `comment_id`, `replies`, `url`, the commit and lines it was
+anchored on; docs/github.md). A history event's details are free-form in every store schema,
+so a limpet that knows nothing of GitHub reads the thread as any other. Importing again adds
+nothing: a known thread only gains the replies it lacks (matched by id, or by author and time)
+and, with GraphQL review threads given, the resolution GitHub records.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from limpet.model import HistoryEvent, InvalidAnchor, InvalidPath, Thread
+from limpet.server.core import _edits as edits
+from limpet.server.core._ids import utc_now
+from limpet.server.core._tree import looks_binary
+from limpet.server.store import Event, GitHistory, ThreadStore, Workspace
+
+if TYPE_CHECKING:
+    from limpet.exporters import GithubComment, GithubThread, Resolution
+    from limpet.model import Anchor
+
+__all__ = ["GithubImport", "GithubImportReport"]
+
+MAX_HUNK_START = 1_000_000  # a hunk further down than this is not rebuilt (it would be padded with blank lines)
+_HUNK = re.compile(r"^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@")
+
+
+@dataclass
+class GithubImportReport:
+    imported: list[dict[str, Any]] = field(default_factory=list)  # one per new thread: where it landed
+    updated: list[str] = field(default_factory=list)  # known threads that gained replies or a resolution
+    unchanged: list[str] = field(default_factory=list)
+    left_out: list[dict[str, Any]] = field(default_factory=list)  # {comment_id, path, reason}
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"imported": len(self.imported), "updated": len(self.updated), "unchanged": len(self.unchanged),
+                "left_out": self.left_out, "threads": self.imported, "updated_ids": self.updated}
+
+
+@dataclass
+class _Placement:
+    anchor: Anchor
+    placed_on: str  # commit, working_tree, diff_hunk, none
+    commit: str | None
+    lines: tuple[int, int]
+    orphan: bool  # written orphaned (LEFT side, no evidence)
+
+
+class GithubImport:
+    """One import into one workspace (see the module docstring)."""
+
+    def __init__(self, ws: Workspace, store: ThreadStore, new_id: Callable[[set[str]], str],
+                 written: Callable[[Iterable[Thread]], None], place: Callable[[list[Thread]], None]) -> None:
+        self._ws = ws
+        self._store = store
+        self._new_id = new_id  # an unused thread id (the set: ids this batch took)
+        self._written = written
+        self._place = place  # re-anchors threads to the working tree
+        self._git = GitHistory.open(ws.root)
+        self._prefix = self._git.prefix if self._git is not None else ""
+
+    def run(self, data: bytes, review_threads: bytes | None = None) -> GithubImportReport:
+        from limpet.exporters import read_github_comments, read_review_threads
+
+        threads = read_github_comments(data)
+        resolutions = read_review_threads(review_threads) if review_threads is not None else {}
+        report = GithubImportReport()
+        now = utc_now()
+        with self._store.transaction():
+            known = self._known()
+            taken: set[str] = set()
+            events: list[tuple[str, Event]] = []
+            for gh in threads:
+                rel = self._path(gh.root, report)
+                if rel is None:
+                    continue
+                resolution = resolutions.get(gh.root.id)
+                if gh.root.id in known:
+                    self._update(known[gh.root.id], gh, resolution, events, report)
+                    continue
+                thread = self._thread(self._new_id(taken), rel, gh, resolution, now)
+                events.append((thread.id, edits.new_event("snapshot", thread.author, thread.author_type,
+                                                          at=thread.created_at, thread=thread, mode="replace")))
+            written = [t for t in self._store.append_many(events) if t is not None] if events else []
+        self._written(written)
+        new_ids = {thread_id for thread_id, e in events if e.event == "snapshot"}
+        fresh = [t for t in written if t.id in new_ids]
+        self._place(fresh)
+        for t in fresh:
+            report.imported.append(self._landed(self._store.get(t.id)))
+        if self._git is not None:
+            self._git.close()
+        return report
+
+    # -- which threads were imported before ---------------------------------------------------
+
+    def _known(self) -> dict[int, Thread]:
+        """GitHub comment id (of a thread's first comment) -> the limpet thread imported from it."""
+        out: dict[int, Thread] = {}
+        for t in self._store.all():
+            for h in t.history:
+                if h.event == "imported" and h.details.get("source") == "github":
+                    cid = h.details.get("comment_id")
+                    if isinstance(cid, int):
+                        out[cid] = t
+        return out
+
+    def _update(self, thread: Thread, gh: GithubThread, resolution: Resolution | None,
+                events: list[tuple[str, Event]], report: GithubImportReport) -> None:
+        from limpet.exporters import author_of, limpet_body
+
+        had = {(c.author, c.created_at) for c in thread.comments}
+        for h in thread.history:
+            if h.event == "imported":
+                had |= {("#", str(r)) for r in h.details.get("replies") or () if isinstance(r, int)}
+        before = len(events)
+        for reply in gh.replies:
+            author, author_type = author_of(reply)
+            if ("#", str(reply.id)) not in had and (author, reply.created_at) not in had:
+                events.append((thread.id, edits.new_event("replied", author, author_type, at=reply.created_at,
+                                                          body=limpet_body(reply))))
+        if resolution is not None and resolution.resolved and thread.status == "open":
+            events.append((thread.id, edits.new_event("resolved", resolution.by or "github")))
+        (report.updated if len(events) > before else report.unchanged).append(thread.id)
+
+    # -- a new thread ---------------------------------------------------------------------------
+
+    def _path(self, root: GithubComment, report: GithubImportReport) -> str | None:
+        """The comment's workspace path; None (reported) when it is not one limpet may comment."""
+        if not root.path.startswith(self._prefix):
+            report.left_out.append({"comment_id": root.id, "path": root.path, "reason": "outside the workspace"})
+            return None
+        try:
+            return self._ws.normalize(root.path[len(self._prefix):], "path")
+        except InvalidPath as exc:
+            report.left_out.append({"comment_id": root.id, "path": root.path, "reason": exc.message})
+            return None
+
+    def _thread(self, thread_id: str, rel: str, gh: GithubThread, resolution: Resolution | None,
+                now: str) -> Thread:
+        from limpet.exporters import author_of, limpet_body
+
+        root = gh.root
+        place = self._placement(rel, root)
+        author, author_type = author_of(root)
+        t = edits.new_thread(thread_id, place.anchor, limpet_body(root), "NOTE", author, author_type, None,
+                             root.created_at)
+        for reply in gh.replies:
+            t = edits.replied(t, limpet_body(reply), *author_of(reply), reply.created_at)
+        if resolution is not None and resolution.resolved:
+            t = edits.resolved(t, None, False, resolution.by or "github", now)
+        source = {"source": "github", "comment_id": root.id, "replies": [r.id for r in gh.replies],
+                  "url": root.html_url, "path": root.path, "side": root.side or "RIGHT",
+                  "subject_type": root.subject_type or "line", "outdated": root.outdated,
+                  "commit_id": place.commit, "lines": list(place.lines), "placed_on": place.placed_on}
+        if gh.orphan_reply:
+            source["in_reply_to_id"] = root.in_reply_to_id  # its thread's first comment was not in the input
+        t = t.evolve(history=(*t.history, HistoryEvent(now, "imported", "limpet", source)))
+        if place.orphan:
+            t = t.evolve(health="orphaned", anchor_method="orphaned", anchor_confidence=0.0)
+        return t
+
+    def _placement(self, rel: str, c: GithubComment) -> _Placement:
+        from limpet.anchoring import create_anchor
+
+        if c.subject_type == "file":
+            current = self._text(self._ws.read_or_none(rel))
+            if current is not None:
+                return _Placement(create_anchor(rel, current, 1, 1), "working_tree", None, (1, 1), False)
+            return self._from_commit(rel, c.commit_id or c.original_commit_id, (1, 1)) \
+                or self._orphan(rel, (1, 1), None)
+        if c.side == "LEFT":
+            end = c.line or c.original_line or 1
+            start = (c.start_line or c.original_start_line or end) if c.start_side != "RIGHT" else end
+            return self._orphan(rel, (min(start, end), end), c.diff_hunk, side="LEFT")
+        if c.line is not None:  # GitHub placed it on the pull request's head
+            lines = (_start(c.start_line, c.start_side, c.line), c.line)
+            commit = c.commit_id
+        else:
+            end = c.original_line or 1
+            lines = (_start(c.original_start_line, c.start_side, end), end)
+            commit = c.original_commit_id
+        found = self._from_commit(rel, commit, lines)
+        if found is None and c.line is not None:
+            current = self._text(self._ws.read_or_none(rel))
+            found = self._anchored(rel, current, lines, "working_tree", None)
+        return found or self._from_hunk(rel, lines, c.diff_hunk, "RIGHT") or self._orphan(rel, lines, None)
+
+    def _from_commit(self, rel: str, commit: str | None, lines: tuple[int, int]) -> _Placement | None:
+        if self._git is None or commit is None:
+            return None
+        return self._anchored(rel, self._text(self._git.read(commit, self._prefix + rel)), lines, "commit", commit)
+
+    def _anchored(self, rel: str, source: bytes | None, lines: tuple[int, int], placed_on: str,
+                  commit: str | None) -> _Placement | None:
+        from limpet.anchoring import create_anchor
+
+        if source is None:
+            return None
+        try:
+            return _Placement(create_anchor(rel, source, *lines), placed_on, commit, lines, False)
+        except InvalidAnchor:  # lines the file does not have (a hand-made or mismatched file)
+            return None
+
+    def _from_hunk(self, rel: str, lines: tuple[int, int], hunk: str | None, side: str) -> _Placement | None:
+        shown = _hunk_side(hunk, side)
+        if shown is None or lines[0] < shown[0]:  # the hunk does not show those lines
+            return None
+        return self._anchored(rel, shown[1], lines, "diff_hunk", None)
+
+    def _orphan(self, rel: str, lines: tuple[int, int], hunk: str | None, side: str = "RIGHT") -> _Placement:
+        """An orphan: its code is what the diff hunk shows of those lines, if it shows them."""
+        from limpet.anchoring import create_anchor
+
+        placed = self._from_hunk(rel, lines, hunk, side)
+        if placed is not None:
+            return _Placement(placed.anchor, "diff_hunk", None, lines, True)
+        # No code known: an empty anchor at the comment's lines (it matches nothing, ever).
+        return _Placement(_at_lines(create_anchor(rel, b"", 1, 1), lines), "none", None, lines, True)
+
+    @staticmethod
+    def _text(source: bytes | None) -> bytes | None:
+        return None if source is None or looks_binary(source) else source
+
+    def _landed(self, t: Thread) -> dict[str, Any]:
+        source = next(h.details for h in t.history if h.event == "imported")
+        return {"thread_id": t.id, "comment_id": source["comment_id"], "file": t.anchor.file,
+                "line_start": t.anchor.line_start, "line_end": t.anchor.line_end, "health": t.health,
+                "status": t.status, "replies": len(t.comments) - 1, "outdated": source["outdated"],
+                "subject_type": source["subject_type"], "side": source["side"], "placed_on": source["placed_on"],
+                "from": {"commit_id": source["commit_id"], "lines": source["lines"]}}
+
+
+def _start(start: int | None, start_side: str | None, end: int) -> int:
+    """The first line of a range on the right side (a range starting on the left: its last line)."""
+    if start is None or start_side == "LEFT" or start > end:
+        return end
+    return start
+
+
+def _at_lines(anchor: Anchor, lines: tuple[int, int]) -> Anchor:
+    import msgspec
+
+    return msgspec.structs.replace(anchor, line_start=lines[0], line_end=lines[1])
+
+
+def _hunk_side(hunk: str | None, side: str) -> tuple[int, bytes] | None:
+    """(first line, a stand-in for the file) as the hunk shows one side of it: blank lines down
+    to the hunk, then the hunk's lines of that side (None: no usable hunk)."""
+    if not hunk:
+        return None
+    head, _, body = hunk.partition("\n")
+    m = _HUNK.match(head)
+    if m is None:
+        return None
+    start = int(m.group(1) if side == "LEFT" else m.group(2))
+    if not 1 <= start <= MAX_HUNK_START:
+        return None
+    drop = "+" if side == "LEFT" else "-"
+    kept = [line[1:] for line in body.split("\n") if not line.startswith((drop, "\\"))]
+    return start, ("\n" * (start - 1) + "\n".join(kept) + "\n").encode("utf-8", "surrogatepass")
+

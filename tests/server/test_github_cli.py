@@ -1,0 +1,89 @@
+"""The GitHub bridges at the doors: `limpet import --format github`, `limpet export --format
+github-review|sarif` (end to end, as people run them) and MCP's export_comments."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+
+import pytest
+from github_support import FIXTURES, build_pull_request_repo, sarif_errors
+
+from limpet.server.core import Service
+from limpet.server.operations import invoke
+
+COMMENTS = FIXTURES / "pull_comments.json"
+
+
+def run(cmd, cwd, *args, code=0):
+    proc = subprocess.run([*cmd, *args], cwd=cwd, capture_output=True, timeout=120, text=True)
+    assert proc.returncode == code, proc.stderr
+    return proc
+
+
+@pytest.fixture
+def repo(tmp_path):
+    root = tmp_path / "calc"
+    commits = build_pull_request_repo(root)
+    return root, commits
+
+
+def test_import_prints_where_each_thread_landed(limpet_cmd, repo):
+    root, _ = repo
+    out = run(limpet_cmd, root, "import", "--format", "github", str(COMMENTS),
+              "--review-threads", str(FIXTURES / "review_threads.json")).stdout
+    assert out.splitlines()[0] == "imported 6, updated 0, unchanged 0, left out 0"
+    line = next(x for x in out.splitlines() if "#104 ->" in x)
+    assert line.endswith("#104 -> src/calc.py:15 anchored  (from line 8 at 75a1c4b; outdated)")
+    assert "#106 -> src/calc.py:10 orphaned  (from line 10; LEFT side: deleted lines)" in out
+    assert "whole file: anchored at line 1" in out and "outdated, resolved" in out
+    again = run(limpet_cmd, root, "import", "--format", "github", str(COMMENTS), "--json").stdout
+    assert json.loads(again)["unchanged"] == 6
+
+
+def test_review_and_sarif_exports_of_the_imported_threads(limpet_cmd, repo, tmp_path):
+    root, commits = repo
+    run(limpet_cmd, root, "import", "--format", "github", str(COMMENTS))
+    review, sarif = tmp_path / "review.json", tmp_path / "threads.sarif"
+    run(limpet_cmd, root, "export", "--format", "github-review", "-o", str(review))
+    body = json.loads(review.read_text())
+    assert body["commit_id"] == commits["second"] and body["event"] == "COMMENT"
+    assert [(c["path"], c.get("start_line"), c["line"]) for c in body["comments"]] == [
+        ("src/calc.py", None, 1), ("src/calc.py", 12, 15), ("src/calc.py", 13, 14), ("src/calc.py", None, 15)]
+    assert "src/old.py" in body["body"]  # the open orphans, listed
+    run(limpet_cmd, root, "export", "--format", "sarif", "-o", str(sarif), "--tag", "NOTE")
+    doc = json.loads(sarif.read_text())
+    assert sarif_errors(doc) == []
+    assert len(doc["runs"][0]["results"]) == 6 and doc["runs"][0]["properties"]["revision"] == commits["second"]
+
+
+def test_formats_for_one_repository_refuse_two_workspaces(limpet_cmd, repo, workspace, tmp_path):
+    root, _ = repo
+    proc = run(limpet_cmd, root, "export", "--format", "sarif", "-o", str(tmp_path / "x.sarif"), "-w", str(root),
+               "-w", str(workspace), "--json", code=2)
+    assert json.loads(proc.stdout or proc.stderr)["error"]["field"] == "workspace"
+
+
+def test_malformed_comments_exit_with_the_typed_error(limpet_cmd, repo, tmp_path):
+    root, _ = repo
+    bad = tmp_path / "bad.json"
+    bad.write_text('[{"id": 1, "path": "src/calc.py", "body": "x", "created_at": "2026-11-22T11:00:00Z", '
+                   '"line": "two"}]')
+    proc = run(limpet_cmd, root, "import", "--format", "github", str(bad), "--json", code=2)
+    error = json.loads(proc.stdout or proc.stderr)["error"]
+    assert (error["code"], error["field"]) == ("INVALID_ARGUMENT", "comments[0].line")
+    proc = run(limpet_cmd, root, "import", str(bad), "--review-threads", str(bad), code=2)
+    assert "--review-threads goes with --format github" in proc.stderr
+
+
+def test_mcp_export_comments_writes_both_formats(repo):
+    root, commits = repo
+    svc = Service(root)
+    svc.import_github(COMMENTS.read_bytes())
+    _, review = invoke(svc, "export_comments", {"format": "github-review"})
+    _, sarif = invoke(svc, "export_comments", {"format": "sarif"})
+    assert review["uri"].endswith(".review.json") and sarif["uri"].endswith(".sarif")
+    assert sarif["mimeType"] == "application/sarif+json"
+    assert json.loads(review["text"])["commit_id"] == commits["second"]
+    assert sarif_errors(json.loads(sarif["text"])) == []
+    assert svc.read_export(review["uri"]) == ("application/json", review["text"].encode())
