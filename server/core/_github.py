@@ -25,7 +25,9 @@ the GitHub record (`source: github`, `comment_id`, `replies`, `url`, the commit 
 anchored on; docs/github.md). A history event's details are free-form in every store schema,
 so a limpet that knows nothing of GitHub reads the thread as any other. Importing again adds
 nothing: a known thread only gains the replies it lacks (matched by id, or by author and time)
-and, with GraphQL review threads given, the resolution GitHub records.
+and, with GraphQL review threads given, the resolution GitHub records. A comment a
+github-review export posted names its thread (`<!-- limpet:c_... -->`): it is that thread, not
+a new one, and the replies people wrote under it on GitHub join it.
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from limpet.model import HistoryEvent, InvalidAnchor, InvalidPath, Thread
+from limpet.model import Comment, HistoryEvent, InvalidAnchor, InvalidPath, LimpetError, Thread
 from limpet.server.core import _edits as edits
 from limpet.server.core._ids import utc_now
 from limpet.server.core._tree import looks_binary
@@ -49,6 +51,7 @@ __all__ = ["GithubImport", "GithubImportReport"]
 
 MAX_HUNK_START = 1_000_000  # a hunk further down than this is not rebuilt (it would be padded with blank lines)
 _HUNK = re.compile(r"^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@")
+_MARKER = re.compile(r"<!-- limpet:(c_\d{1,40}) -->")  # what a github-review export leaves in a comment
 
 
 @dataclass
@@ -86,6 +89,13 @@ class GithubImport:
         self._prefix = self._git.prefix if self._git is not None else ""
 
     def run(self, data: bytes, review_threads: bytes | None = None) -> GithubImportReport:
+        try:
+            return self._run(data, review_threads)
+        finally:
+            if self._git is not None:
+                self._git.close()  # its `git cat-file` reader
+
+    def _run(self, data: bytes, review_threads: bytes | None) -> GithubImportReport:
         from limpet.exporters import read_github_comments, read_review_threads
 
         threads = read_github_comments(data)
@@ -101,8 +111,9 @@ class GithubImport:
                 if rel is None:
                     continue
                 resolution = resolutions.get(gh.root.id)
-                if gh.root.id in known:
-                    self._update(known[gh.root.id], gh, resolution, events, report)
+                thread = known.get(gh.root.id) or self._posted_by_limpet(gh.root)
+                if thread is not None:
+                    self._update(thread, gh, resolution, events, report)
                     continue
                 thread = self._thread(self._new_id(taken), rel, gh, resolution, now)
                 events.append((thread.id, edits.new_event("snapshot", thread.author, thread.author_type,
@@ -114,8 +125,6 @@ class GithubImport:
         self._place(fresh)
         for t in fresh:
             report.imported.append(self._landed(self._store.get(t.id)))
-        if self._git is not None:
-            self._git.close()
         return report
 
     # -- which threads were imported before ---------------------------------------------------
@@ -131,20 +140,28 @@ class GithubImport:
                         out[cid] = t
         return out
 
+    def _posted_by_limpet(self, root: GithubComment) -> Thread | None:
+        """The thread a github-review export posted as this comment (its body names the thread)."""
+        marker = _MARKER.search(root.body)
+        if marker is None or not self._store.exists(marker[1]):
+            return None
+        try:
+            return self._store.get(marker[1])
+        except LimpetError:  # deleted or unreadable: the comment is imported as a thread of its own
+            return None
+
     def _update(self, thread: Thread, gh: GithubThread, resolution: Resolution | None,
                 events: list[tuple[str, Event]], report: GithubImportReport) -> None:
         from limpet.exporters import author_of, limpet_body
 
-        had = {(c.author, c.created_at) for c in thread.comments}
-        for h in thread.history:
-            if h.event == "imported":
-                had |= {("#", str(r)) for r in h.details.get("replies") or () if isinstance(r, int)}
+        ids = {r for h in thread.history if h.event == "imported" for r in h.details.get("replies") or ()}
         before = len(events)
         for reply in gh.replies:
             author, author_type = author_of(reply)
-            if ("#", str(reply.id)) not in had and (author, reply.created_at) not in had:
+            body = limpet_body(reply)
+            if reply.id not in ids and not any(_same(c, author, body, reply.created_at) for c in thread.comments):
                 events.append((thread.id, edits.new_event("replied", author, author_type, at=reply.created_at,
-                                                          body=limpet_body(reply))))
+                                                          body=body)))
         if resolution is not None and resolution.resolved and thread.status == "open":
             events.append((thread.id, edits.new_event("resolved", resolution.by or "github")))
         (report.updated if len(events) > before else report.unchanged).append(thread.id)
@@ -255,6 +272,15 @@ class GithubImport:
                 "status": t.status, "replies": len(t.comments) - 1, "outdated": source["outdated"],
                 "subject_type": source["subject_type"], "side": source["side"], "placed_on": source["placed_on"],
                 "from": {"commit_id": source["commit_id"], "lines": source["lines"]}}
+
+
+def _same(comment: Comment, author: str, body: str, created_at: str) -> bool:
+    """Is `comment` this GitHub reply, imported before? By author and time; or by author and
+    text, for a reply the store dated after its thread's latest event (a reply is never dated
+    before what its writer saw: server.store's `stamped`)."""
+    if comment.author != author:
+        return False
+    return comment.created_at == created_at or (comment.body == body and comment.created_at >= created_at)
 
 
 def _start(start: int | None, start_side: str | None, end: int) -> int:

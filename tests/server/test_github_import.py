@@ -13,6 +13,8 @@ from pathlib import Path
 import orjson
 import pytest
 from github_support import CALC_SECOND, FIXTURES, build_pull_request_repo
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from limpet.model import InvalidArgument, ParseFailure
 from limpet.server.core import Service, ThreadFilter
@@ -208,3 +210,49 @@ def test_a_clone_reads_the_imported_threads_where_they_landed(repo, tmp_path):
     here = {t.id: (t.anchor.line_start, t.health) for t in Service(repo).threads()}
     there = {t.id: (t.anchor.line_start, t.health) for t in Service(clone).threads()}
     assert there == here
+
+
+def test_a_comment_limpet_posted_is_its_thread_and_github_replies_join_it(repo, tmp_path):
+    svc = Service(repo)
+    mine = svc.add("src/calc.py", 12, 15, "divide() should say which argument was zero", tag="TODO", author="claude")
+    from limpet.server.core import export_workspaces
+
+    export_workspaces([svc], "github-review", ThreadFilter(), tmp_path / "review.json")
+    posted = json.loads((tmp_path / "review.json").read_text())["comments"][0]
+    # GitHub answers with the comment as posted, and a person's reply under it
+    template = json.loads(COMMENTS)[0]
+    back = [dict(template, id=500, body=posted["body"], line=posted["line"], start_line=posted.get("start_line"),
+                 user={"login": "claude-limpet[bot]", "type": "Bot"}, created_at="2026-11-23T10:00:00Z"),
+            dict(template, id=501, in_reply_to_id=500, body="Agreed, will fix.", created_at="2026-11-23T11:00:00Z")]
+    for _ in range(2):
+        report = Service(repo).import_github(json.dumps(back).encode())
+    assert report.imported == [] and report.unchanged == [mine.id]
+    (t,) = Service(repo).threads()
+    assert t.id == mine.id and [c.body for c in t.comments] == [mine.body, "Agreed, will fix."]
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(shape=st.lists(st.tuples(st.integers(0, 9), st.integers(1, 40), st.sampled_from(["LEFT", "RIGHT", None]),
+                                st.booleans(), st.sampled_from(["User", "Bot"])), min_size=1, max_size=12))
+def test_no_comment_is_dropped_and_importing_again_adds_nothing(tmp_path_factory, shape):
+    """Any mix of comments, replies (to comments or to replies), sides, outdated or not, lines
+    past the end of the file: every comment is in exactly one thread, once."""
+    root = tmp_path_factory.mktemp("ws")
+    (root / "src").mkdir()
+    (root / "src" / "calc.py").write_text(CALC_SECOND)  # 8 lines: many of the lines below are past its end
+    comments = []
+    for n, (parent, line, side, outdated, kind) in enumerate(shape):
+        c = {"id": 1000 + n, "path": "src/calc.py", "body": f"comment {n}", "created_at": f"2026-11-22T10:{n:02d}:00Z",
+             "user": {"login": f"u{n % 3}", "type": kind}, "side": side,
+             "line": None if outdated else line, "original_line": line}
+        if n and parent % 3 == 0:
+            c["in_reply_to_id"] = 1000 + parent % n
+        comments.append(c)
+    data = json.dumps(comments).encode()
+    svc = Service(root)
+    svc.import_github(data)
+    bodies = sorted(c.body for t in svc.threads() for c in t.comments)
+    assert bodies == sorted(c["body"] for c in comments)
+    again = Service(root).import_github(data)
+    assert again.imported == [] and again.updated == []
+    assert sorted(c.body for t in Service(root).threads() for c in t.comments) == bodies
