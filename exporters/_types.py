@@ -205,3 +205,4 @@ class ExportResult:
     path: str | None  # None when written to a stream
     media_type: str
     secrets: dict[str, int] = field(default_factory=dict)  # redacted, by detect-secrets' type
+    warnings: tuple[str, ...] = ()  # what the reader should know (the service adds them: files not as committed)

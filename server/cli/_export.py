@@ -87,6 +87,8 @@ def export_cmd(ctx, fmt, output, workspaces, file_glob, tag, status, health, aut
         return
     summary = {"format": result.format, "count": result.count, "bytes": result.bytes_written,
                "path": result.path, "secrets_redacted": result.secrets}
+    if result.warnings:
+        summary["warnings"] = list(result.warnings)
     if as_json:
         click.echo(orjson.dumps(summary).decode(), err=output == "-")
     elif output != "-":
@@ -94,6 +96,8 @@ def export_cmd(ctx, fmt, output, workspaces, file_glob, tag, status, health, aut
     if result.secrets and not as_json:
         kinds = ", ".join(f"{n} {kind}" for kind, n in sorted(result.secrets.items()))
         click.echo(f"redacted {sum(result.secrets.values())} secret(s): {kinds}", err=True)
+    for warning in () if as_json else result.warnings:
+        click.echo(f"warning: {warning}", err=True)
 
 
 def _since(value: str | None) -> str | None:

@@ -8,6 +8,7 @@ pyarrow (about 0.3 s): they are imported when an export runs, not when a server 
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -19,7 +20,15 @@ from limpet.model import InvalidArgument, LimpetError, Thread
 from limpet.server.core._filters import ThreadFilter
 from limpet.server.core._ids import utc_now
 from limpet.server.core._provenance import Provenance, provenance_of
-from limpet.server.store import Event, ThreadStore, Workspace, atomic_write, repository_facts, storage_failed
+from limpet.server.store import (
+    Event,
+    GitHistory,
+    ThreadStore,
+    Workspace,
+    atomic_write,
+    repository_facts,
+    storage_failed,
+)
 
 if TYPE_CHECKING:
     from limpet.exporters import ExportItem
@@ -75,11 +84,32 @@ def export_workspaces(sources: Sequence[ItemSource], fmt: str, flt: ThreadFilter
                             repositories=tuple(repositories), upsert=flt.updated_since is not None,
                             **more, **github)  # validates every option
 
+    files: set[str] = set()
+
     def items() -> Iterator[ExportItem]:
         for i, source in enumerate(sources):
-            yield from source.export_items(flt, names[i] if names else None, with_source=exporter.reads_source)
+            for item in source.export_items(flt, names[i] if names else None, with_source=exporter.reads_source):
+                files.add(item.thread.anchor.file)
+                yield item
 
-    return exporter.write(items(), out, options, progress)
+    result = exporter.write(items(), out, options, progress)
+    if options.head_commit and sources:
+        warning = not_as_committed(sources[0].root, options.head_commit, files)
+        result = dataclasses.replace(result, warnings=(*result.warnings, warning)) if warning else result
+    return result
+
+
+def not_as_committed(root: Path, commit: str, files: Iterable[str]) -> str | None:
+    """A warning when files of an export for GitHub differ from the commit it names: GitHub
+    places comments and alerts on that commit's lines, not the working tree's."""
+    history = GitHistory.open(root)
+    changed = history.changed_since(commit) if history is not None else None
+    differ = sorted(set(files) & changed) if changed is not None else []
+    if not differ:
+        return None
+    shown = ", ".join(differ[:5]) + (f" and {len(differ) - 5} more" if len(differ) > 5 else "")
+    return (f"{len(differ)} file(s) differ from commit {commit[:12]} ({shown}): GitHub reads the lines "
+            f"against that commit; commit (and push) first, or export from a clean checkout")
 
 
 def in_repository(root: Path) -> dict[str, Any]:
@@ -167,8 +197,15 @@ class Exports:
         while path.exists():  # two exports in one millisecond
             n += 1
             path = self.folder / f"comments-{stamp}-{n}{ext}"
+        files: set[str] = set()
+
+        def items() -> Iterator[ExportItem]:
+            for item in self.items(flt, with_source=exporter.reads_source):
+                files.add(item.thread.anchor.file)
+                yield item
+
         try:
-            result = exporter.write(self.items(flt, with_source=exporter.reads_source), path, ExportOptions(**options))
+            result = exporter.write(items(), path, ExportOptions(**options))
         except OSError as exc:  # disk full, read-only: a clear error, no half file left
             if path.is_file():
                 path.unlink(missing_ok=True)
@@ -177,6 +214,10 @@ class Exports:
         out: dict[str, Any] = {"format": fmt, "totalComments": result.count, "sizeBytes": result.bytes_written,
                                "path": path.relative_to(self._ws.root).as_posix(),
                                "uri": EXPORT_SCHEME + path.name, "mimeType": exporter.media_type}
+        warning = not_as_committed(self._ws.root, options["head_commit"], files) \
+            if options.get("head_commit") else None
+        if warning:
+            out["warnings"] = [warning]
         if not exporter.binary and result.bytes_written <= INLINE_LIMIT:
             out["text"] = path.read_text(encoding="utf-8")
         return out

@@ -8,6 +8,7 @@ import subprocess
 
 import pytest
 from github_support import FIXTURES, build_pull_request_repo, sarif_errors
+from gitrepo import git
 
 from limpet.server.core import Service
 from limpet.server.operations import invoke
@@ -87,3 +88,15 @@ def test_mcp_export_comments_writes_both_formats(repo):
     assert json.loads(review["text"])["commit_id"] == commits["second"]
     assert sarif_errors(json.loads(sarif["text"])) == []
     assert svc.read_export(review["uri"]) == ("application/json", review["text"].encode())
+
+
+def test_an_export_for_github_warns_when_files_differ_from_the_commit_it_names(limpet_cmd, repo, tmp_path):
+    root, _ = repo  # src/calc.py has uncommitted edits: GitHub would read its lines against the commit
+    run(limpet_cmd, root, "import", "--format", "github", str(COMMENTS))
+    proc = run(limpet_cmd, root, "export", "--format", "sarif", "-o", str(tmp_path / "t.sarif"))
+    assert "warning: 1 file(s) differ from commit a2641973c954 (src/calc.py)" in proc.stderr
+    _, result = invoke(Service(root), "export_comments", {"format": "github-review"})
+    assert result["warnings"] == [proc.stderr.split("warning: ", 1)[1].strip()]
+    git(root, "commit", "-qam", "third")
+    proc = run(limpet_cmd, root, "export", "--format", "github-review", "-o", str(tmp_path / "r.json"), "--json")
+    assert "warnings" not in json.loads(proc.stdout)
