@@ -1,8 +1,9 @@
 """Importing a pull request's review comments (`limpet import --format github`).
 
 Each GitHub thread (a comment and its replies, read by limpet.exporters.read_github_comments)
-becomes a limpet thread, written whole as one `snapshot` event, as a JSON import is. Where it
-is anchored, in order:
+becomes a limpet thread, written whole as one `snapshot` event (mode merge: two clones that
+import one pull request make the same thread ids, see `_thread_id`, and a union merge of their
+files keeps what either knew). Where it is anchored, in order:
 
     a comment on the pull request's head (`line` set)   its lines in the file as of `commit_id`
                                                         (git), else in the working tree
@@ -35,9 +36,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from limpet.model import Comment, HistoryEvent, InvalidAnchor, InvalidPath, LimpetError, Thread
+from limpet.model import Comment, HistoryEvent, InvalidAnchor, InvalidPath, LimpetError, Thread, blake2b
 from limpet.server.core import _edits as edits
 from limpet.server.core._ids import utc_now
 from limpet.server.core._tree import looks_binary
@@ -115,9 +117,9 @@ class GithubImport:
                 if thread is not None:
                     self._update(thread, gh, resolution, events, report)
                     continue
-                thread = self._thread(self._new_id(taken), rel, gh, resolution, now)
+                thread = self._thread(self._thread_id(gh.root, taken), rel, gh, resolution, now)
                 events.append((thread.id, edits.new_event("snapshot", thread.author, thread.author_type,
-                                                          at=thread.created_at, thread=thread, mode="replace")))
+                                                          at=thread.created_at, thread=thread, mode="merge")))
             written = [t for t in self._store.append_many(events) if t is not None] if events else []
         self._written(written)
         new_ids = {thread_id for thread_id, e in events if e.event == "snapshot"}
@@ -167,6 +169,19 @@ class GithubImport:
         (report.updated if len(events) > before else report.unchanged).append(thread.id)
 
     # -- a new thread ---------------------------------------------------------------------------
+
+    def _thread_id(self, root: GithubComment, taken: set[str]) -> str:
+        """The id every clone gives the thread of this GitHub comment: its time as a thread id's
+        13 digits of milliseconds, then 6 digits of a hash of the comment's id. Two clones that
+        import one pull request make the same threads, and git's union merge of their files
+        reads as one thread each. (Taken, by the rare other thread of that millisecond: a new id.)"""
+        ms = int(datetime.fromisoformat(root.created_at).timestamp() * 1000)
+        digest = int.from_bytes(blake2b(f"github-comment:{root.id}".encode(), digest_size=8).digest(), "big")
+        thread_id = f"c_{ms:013d}{digest % 1_000_000:06d}"
+        if 0 <= ms < 10**13 and thread_id not in taken and not self._store.exists(thread_id):
+            taken.add(thread_id)
+            return thread_id
+        return self._new_id(taken)
 
     def _path(self, root: GithubComment, report: GithubImportReport) -> str | None:
         """The comment's workspace path; None (reported) when it is not one limpet may comment."""

@@ -140,7 +140,7 @@ def test_the_thread_file_is_one_snapshot_event_an_older_limpet_reads(repo):
     t = by_comment(svc)[101]
     lines = (repo / ".limpet" / "threads" / f"{t.id}.jsonl").read_bytes().splitlines()
     record = orjson.loads(lines[0])
-    assert len(lines) == 1 and record["event"] == "snapshot" and record["mode"] == "replace"
+    assert len(lines) == 1 and record["event"] == "snapshot" and record["mode"] == "merge"
     assert record["schema"] == 2  # no new store schema: every field was there before
     assert set(record["thread"]) <= {"id", "anchor", "health", "status", "tag", "author", "author_type", "ai_meta",
                                      "created_at", "updated_at", "resolved_at", "decision", "anchor_method",
@@ -256,3 +256,21 @@ def test_no_comment_is_dropped_and_importing_again_adds_nothing(tmp_path_factory
     again = Service(root).import_github(data)
     assert again.imported == [] and again.updated == []
     assert sorted(c.body for t in Service(root).threads() for c in t.comments) == bodies
+
+
+def test_two_clones_importing_one_pull_request_make_the_same_threads_and_merge_as_one(repo, tmp_path):
+    other = tmp_path / "other"
+    shutil.copytree(repo, other)
+    Service(repo).import_github(COMMENTS)
+    Service(other).import_github(COMMENTS, REVIEW_THREADS)  # the other one also knows what is resolved
+    ours, theirs = repo / ".limpet" / "threads", other / ".limpet" / "threads"
+    assert sorted(p.name for p in ours.iterdir()) == sorted(p.name for p in theirs.iterdir())
+    for path in ours.iterdir():  # what git's union merge driver makes of the two sides (theirs first here)
+        path.write_bytes((theirs / path.name).read_bytes() + path.read_bytes())
+    threads = Service(repo).threads()
+    assert len(threads) == 6
+    assert sorted(len(t.comments) for t in threads) == [1, 1, 1, 1, 2, 2]
+    assert sorted(t.status for t in threads) == ["open"] * 5 + ["resolved"]  # either side's news is kept
+    assert {t.id: t.created_at for t in threads}  # ids sort by the comments' own times
+    assert [t.id for t in sorted(threads, key=lambda t: t.id)] == \
+        [t.id for t in sorted(threads, key=lambda t: (t.created_at, t.id))]
