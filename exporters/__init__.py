@@ -26,6 +26,7 @@ from limpet.exporters._types import (
     ExportOptions,
     ExportResult,
     ExportTask,
+    Grouped,
     Origin,
     Progress,
 )
@@ -65,6 +66,7 @@ __all__ = [
     "ExportResult",
     "ExportTask",
     "Exporter",
+    "Grouped",
     "Origin",
     "GithubComment",
     "GithubThread",

@@ -31,7 +31,7 @@ from limpet.exporters._sink import (
     temp_sibling,
     to_path,
 )
-from limpet.exporters._types import ExportItem, ExportOptions, ExportResult
+from limpet.exporters._types import ExportItem, ExportOptions, ExportResult, Grouped
 from limpet.model import InvalidArgument
 
 __all__ = ["ParquetExporter", "batches"]
@@ -41,10 +41,10 @@ COMPRESSION = "zstd"
 
 def batches(items: Iterable[ExportItem], options: ExportOptions, ticker: ProgressTicker,
             red: Redactor | None) -> Iterator[pa.RecordBatch]:
-    """Record batches of at most row_group_size rows, built as the items come (bounded memory)."""
-    it = iter(items)
+    """Record batches of at most row_group_size rows, built as the items come; of Grouped items,
+    never spanning two repositories: memory holds one repository's row group at most."""
     languages = Languages()
-    while chunk := list(islice(it, options.row_group_size)):
+    for chunk in _chunks(items, options.row_group_size):
         try:
             batch = build_batch(chunk, options.split_shares, languages, red)
         except AttributeError:
@@ -54,6 +54,13 @@ def batches(items: Iterable[ExportItem], options: ExportOptions, ticker: Progres
         del chunk  # the Thread objects can go before the batch is written
         ticker.tick(batch.num_rows)
         yield batch
+
+
+def _chunks(items: Iterable[ExportItem], size: int) -> Iterator[list[ExportItem]]:
+    for group in items.groups if isinstance(items, Grouped) else (items,):
+        it = iter(group)
+        while chunk := list(islice(it, size)):
+            yield chunk
 
 
 class ParquetExporter(Exporter):

@@ -6,10 +6,13 @@ the text it writes through `Redactor.text`: each secret becomes `<SECRET:GitHubT
 (detect-secrets' type, without spaces), and the redactor counts them by type for the summary.
 
 detect-secrets' plugins take ~0.25 ms a line together, so only text that goes out is scanned,
-one line at a time behind a cheap filter (a line with no long token, no keyword such as
-`password` and no `user:pass@` cannot hold what the plugins look for), and each distinct line
-once (the same code appears in a pair's prompt and its `before`). The regex plugins give the
-secret's span (their findings only keep a group of it); the keyword and entropy plugins give
+one line at a time, each distinct line once (the same code appears in a pair's prompt and its
+`before`), and each plugin only on lines that can hold what it looks for: the pattern plugins
+(tokens and keys of known shapes, all 20 characters or more) and the entropy plugin on lines
+with a run of 20 token characters, basic auth on lines with `://` and `@`, private keys on
+lines that say `private`, the keyword plugin on lines with one of its keywords (`password`,
+`secret`, `api_key`...). A text with none of these is returned at once. The regex plugins give
+the secret's span (their findings only keep a group of it); the keyword and entropy plugins give
 the value, replaced wherever it occurs in the line. Left out: public IPv4 addresses (not
 secrets) and hex "high entropy" strings (every commit hash and digest in code).
 """
@@ -22,10 +25,19 @@ from functools import cached_property
 
 __all__ = ["Redactor", "placeholder"]
 
-_MAYBE = re.compile(r"[A-Za-z0-9+/=_\-.]{16,}|pass|secret|key|token|pwd|auth|api|private|credential|://[^\s/]*@",
-                    re.IGNORECASE)
+_RUN = re.compile(r"[A-Za-z0-9+/=_\-]{20}")  # the shortest token any pattern or entropy plugin finds
+_KEYWORDS = ("pass", "pwd", "secret", "key", "token", "auth", "contrase")  # detect-secrets' keyword list, folded
+_KEYWORD_TYPE = "Secret Keyword"
 _LEFT_OUT = {"Public IP (ipv4)", "Hex High Entropy String"}
 _CACHE = 1 << 16  # distinct lines remembered
+
+
+def _worth_scanning(text: str) -> bool:
+    """Can `text` hold anything a plugin finds? (See the module's docstring.)"""
+    if _RUN.search(text) is not None or ("://" in text and "@" in text):
+        return True
+    low = text.lower()
+    return "private" in low or any(k in low for k in _KEYWORDS)
 
 
 def placeholder(secret_type: str) -> str:
@@ -68,12 +80,12 @@ class Redactor:
 
     def text(self, text: str | None, filename: str = "comment.txt") -> str | None:
         """`text` with every secret replaced (None and secret-free text come back as they are)."""
-        if not text or _MAYBE.search(text) is None:
+        if not text or not _worth_scanning(text):
             return text
         lines = text.split("\n")
         changed = False
         for i, line in enumerate(lines):
-            if _MAYBE.search(line) is None:
+            if not _worth_scanning(line):
                 continue
             clean = self._line(line, filename)
             if clean is not line:
@@ -96,11 +108,17 @@ class Redactor:
 
     def _scan(self, line: str, filename: str) -> tuple[str, tuple[str, ...]]:
         spans_plugins, value_plugins = self._plugins
+        low = line.lower()
+        run = _RUN.search(line) is not None
+        shaped = run or ("://" in line and "@" in line) or "private" in low
+        keyword = any(k in low for k in _KEYWORDS)
         found: list[tuple[int, int, int, str]] = []  # start, end, priority (lower wins), type
-        for secret_type, patterns in spans_plugins:
+        for secret_type, patterns in spans_plugins if shaped else ():
             for rx in patterns:
                 found += [_trimmed(m, secret_type) for m in rx.finditer(line) if m.end() > m.start()]
         for priority, (secret_type, plugin) in enumerate(value_plugins, start=1):
+            if not (keyword if secret_type == _KEYWORD_TYPE else run):
+                continue
             for secret in plugin.analyze_line(filename=filename, line=line, line_number=0):
                 value = secret.secret_value
                 if value:

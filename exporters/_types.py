@@ -7,7 +7,7 @@ field-level INVALID_ARGUMENT errors without re-checking bounds of its own.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -23,6 +23,7 @@ __all__ = [
     "ExportOptions",
     "ExportResult",
     "ExportTask",
+    "Grouped",
     "Origin",
     "PAIR_LABELS",
     "Progress",
@@ -39,6 +40,20 @@ DEFAULT_SHARES = (0.8, 0.1, 0.1)  # of repositories (not threads) in each split
 MAX_ROW_GROUP = 1 << 20
 
 Progress = Callable[[int], None]
+
+
+class Grouped:
+    """Items of several repositories, one iterable each, read in turn. A format that writes in
+    chunks (Parquet, Delta) ends a chunk with each repository without reading the next one's
+    first item: the next repository is opened only when the last one's items are written and
+    dropped, so memory holds one repository at a time. Iterating it gives every item, in order."""
+
+    def __init__(self, groups: Iterable[Iterable[ExportItem]]) -> None:
+        self.groups = groups
+
+    def __iter__(self) -> Iterator[ExportItem]:
+        for group in self.groups:
+            yield from group
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,7 +11,7 @@ import orjson
 from limpet.exporters import FORMATS, PAIR_LABELS, TASKS
 from limpet.model import HEALTHS, IMPORT_FORMATS, STATUSES, TAGS, InvalidArgument, LimpetError
 from limpet.server.cli._app import cli, fail
-from limpet.server.core import Service, ThreadFilter, export_workspaces, instant, utc_now
+from limpet.server.core import RepositorySource, Service, ThreadFilter, export_repositories, instant, utc_now
 
 __all__ = ["export_cmd", "import_cmd"]
 
@@ -67,10 +67,9 @@ def export_cmd(ctx, fmt, output, workspaces, file_glob, tag, status, health, aut
             raise InvalidArgument("--label and --max-chars go with --task review-pairs", field="labels")
         more = {"exported_at": utc_now(), "keep_secrets": keep_secrets, "labels": labels, "max_chars": max_chars,
                 "storage_options": _storage(storage_options), **_row_groups(row_group_size), **_shares(splits)}
-        services = [Service(r) for r in roots]
-        flt = ThreadFilter(file=services[0].normalize(file_glob) if file_glob else file_glob,
-                           tag=tag, status=status, health=health, author=author, updated_since=_since(since))
-        total = sum(len(s.threads(flt)) for s in services)
+        sources = [RepositorySource(r) for r in roots]  # opened one at a time: memory of the largest
+        flt = ThreadFilter(tag=tag, status=status, health=health, author=author, updated_since=_since(since))
+        total = sources[0].count(flt) if sys.stderr.isatty() and len(sources) == 1 and not file_glob else 0
         out = sys.stdout.buffer if output == "-" else output
         show_bar = sys.stderr.isatty() and total > 1000
         with click.progressbar(length=total, label="exporting", file=sys.stderr) if show_bar else _NoBar() as bar:
@@ -80,7 +79,8 @@ def export_cmd(ctx, fmt, output, workspaces, file_glob, tag, status, health, aut
                 bar.update(done - last[0])
                 last[0] = done
 
-            result = export_workspaces(services, fmt, flt, out, context_lines=context_lines, task=task,
+            result = export_repositories(sources, fmt, flt, out, file=file_glob, context_lines=context_lines,
+                                         task=task,
                                        all_pairs=all_pairs, partition_by=partition_by, progress=progress, **more)
     except LimpetError as exc:
         fail(exc, as_json)

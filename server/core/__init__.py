@@ -15,6 +15,7 @@ the names exported here.
 from typing import Any
 
 from limpet.server.core._changes import Change, ChangeListener
+from limpet.server.core._datasets import RepositorySource, export_repositories
 from limpet.server.core._export import EXPORT_SCHEME, ImportReport, export_workspaces
 from limpet.server.core._filters import ThreadFilter, is_glob
 from limpet.server.core._ids import format_time, instant, local_author, utc_now
@@ -32,10 +33,12 @@ __all__ = [
     "GithubImportReport",
     "ImportReport",
     "ReconcileReport",
+    "RepositorySource",
     "ReviewMode",
     "Service",
     "ThreadFilter",
     "end_of_command",
+    "export_repositories",
     "export_workspaces",
     "flush_all",
     "format_time",

@@ -68,7 +68,7 @@ def export_workspaces(sources: Sequence[ItemSource], fmt: str, flt: ThreadFilter
                       names: Sequence[str] | None = None, **more: Any) -> Any:
     """Export the matching threads of one or more workspaces (services) into one output.
     `more`: the other ExportOptions (row_group_size, exported_at, split_shares, ...)."""
-    from limpet.exporters import ExportOptions, get_exporter
+    from limpet.exporters import ExportOptions, Grouped, get_exporter
 
     exporter = get_exporter(fmt)
     github: dict[str, Any] = {}
@@ -86,13 +86,14 @@ def export_workspaces(sources: Sequence[ItemSource], fmt: str, flt: ThreadFilter
 
     files: set[str] = set()
 
-    def items() -> Iterator[ExportItem]:
-        for i, source in enumerate(sources):
-            for item in source.export_items(flt, names[i] if names else None, with_source=exporter.reads_source):
-                files.add(item.thread.anchor.file)
-                yield item
+    def noted(group: Iterable[ExportItem]) -> Iterator[ExportItem]:
+        for item in group:
+            files.add(item.thread.anchor.file)
+            yield item
 
-    result = exporter.write(items(), out, options, progress)
+    groups = (noted(source.export_items(flt, names[i] if names else None, with_source=exporter.reads_source))
+              for i, source in enumerate(sources))
+    result = exporter.write(Grouped(groups), out, options, progress)  # one repository read at a time
     if options.head_commit and sources:
         warning = not_as_committed(sources[0].root, options.head_commit, files)
         result = dataclasses.replace(result, warnings=(*result.warnings, warning)) if warning else result

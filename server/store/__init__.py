@@ -23,7 +23,7 @@ from limpet.server.store._files import (
     remove_stale_temps,
     storage_failed,
 )
-from limpet.server.store._gc import leave_frozen_at_exit
+from limpet.server.store._gc import collect_released, leave_frozen_at_exit
 from limpet.server.store._history import GitHistory, repository_facts
 from limpet.server.store._log import LazyLogger
 from limpet.server.store._paths import IGNORED_DIRS, PROTECTED_DIRS, STORE_DIRNAME, FileState, Workspace
@@ -55,6 +55,7 @@ __all__ = [
     "Workspace",
     "atomic_write",
     "classify",
+    "collect_released",
     "cross_process_lock",
     "leave_frozen_at_exit",
     "remove_stale_temps",

@@ -8,7 +8,7 @@ import functools
 import gc
 from collections.abc import Iterator
 
-__all__ = ["gc_paused", "leave_frozen_at_exit"]
+__all__ = ["collect_released", "gc_paused", "leave_frozen_at_exit"]
 
 
 @contextlib.contextmanager
@@ -52,3 +52,13 @@ def _unfreeze_at_exit() -> None:
 def _unfreeze() -> None:
     if not _left_frozen:
         gc.unfreeze()
+
+
+def collect_released() -> None:
+    """A part of a command is done and what it loaded is dropped (one repository of an export
+    of many): frozen objects go back into the collector's view and are collected now, so the
+    next part starts from the same memory (the store's loads freeze what they load, and a
+    service holds reference cycles that only the collector frees)."""
+    if not _left_frozen:
+        gc.unfreeze()
+        gc.collect()

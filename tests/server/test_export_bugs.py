@@ -157,3 +157,30 @@ def test_the_export_tool_takes_a_task_filters_and_partitions(workspace):
     folder = workspace / parts["path"]
     assert sorted(p.name for p in folder.iterdir()) == ["tag=FIXME", "tag=NOTE"]
     assert ds.dataset(folder, partitioning="hive").count_rows() == 2
+
+
+def test_an_export_of_many_repositories_holds_one_at_a_time(workspace, tmp_path):
+    import gc
+    import shutil
+
+    from limpet.exporters import ExportItem
+    from limpet.server.core import RepositorySource, ThreadFilter, export_repositories
+
+    Service(workspace).add_many([{"file": "main.go", "line_start": 1, "line_end": 1, "body": f"n{i}"}
+                                 for i in range(50)])
+    other = tmp_path / "other"
+    shutil.copytree(workspace, other)
+    alive_when_opened: list[int] = []
+
+    class Watched(RepositorySource):
+        def export_items(self, flt, name=None, *, with_source=True):
+            gc.collect()
+            alive_when_opened.append(sum(1 for o in gc.get_objects() if isinstance(o, ExportItem)))
+            yield from super().export_items(flt, name, with_source=with_source)
+
+    for fmt in ("parquet", "delta"):
+        alive_when_opened.clear()
+        out = tmp_path / f"all.{fmt}"
+        result = export_repositories([Watched(workspace), Watched(other)], fmt, ThreadFilter(), out)
+        assert result.count == 100
+        assert alive_when_opened == [0, 0]  # the first repository's rows were written and dropped
