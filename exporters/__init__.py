@@ -46,10 +46,19 @@ def __getattr__(name: str) -> Any:
         from limpet.exporters import _github_comments
 
         return getattr(_github_comments, name)
+    if name in ("DELTA_SCHEMA", "thread_batches"):  # rows for engines (Delta, Spark): pyarrow too
+        from limpet.exporters import _delta
+
+        return getattr(_delta, name)
+    if name == "Redactor":  # detect-secrets, loaded when redacting
+        from limpet.exporters import _secrets
+
+        return _secrets.Redactor
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 __all__ = [
+    "DELTA_SCHEMA",
     "EXPORT_SCHEMA",
     "FORMATS",
     "MAX_GITHUB_INPUT",
@@ -71,6 +80,7 @@ __all__ = [
     "GithubComment",
     "GithubThread",
     "Progress",
+    "Redactor",
     "Resolution",
     "author_of",
     "get_exporter",
@@ -78,4 +88,5 @@ __all__ = [
     "read_github_comments",
     "read_json_export",
     "read_review_threads",
+    "thread_batches",
 ]

@@ -21,7 +21,7 @@ import itertools
 import os
 import tempfile
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import BinaryIO
 
@@ -36,7 +36,7 @@ from limpet.exporters._sink import ProgressTicker
 from limpet.exporters._types import ExportItem, ExportOptions, ExportResult
 from limpet.model import InvalidArgument, StorageFailed
 
-__all__ = ["DELTA_SCHEMA", "DeltaExporter", "table_uri"]
+__all__ = ["DELTA_SCHEMA", "DeltaExporter", "table_uri", "thread_batches"]
 
 KEY = ("repository", "thread_id")
 ATTEMPTS = 40
@@ -103,6 +103,16 @@ def _spill(items: Iterable[ExportItem], options: ExportOptions, ticker: Progress
                                       .dictionary.to_pylist()))
             writer.write_batch(_plain_batch(batch), row_group_size=options.row_group_size)
     return list(seen), spill.stat().st_size
+
+
+def thread_batches(items: Iterable[ExportItem], options: ExportOptions,
+                   red: Redactor | None = None) -> Iterator[pa.RecordBatch]:
+    """Thread rows as Arrow record batches of DELTA_SCHEMA (plain strings where Parquet has
+    dictionaries: what engines such as Spark take), `row_group_size` rows at most, secrets
+    redacted by `red` (None: kept). The building block of the Delta export and of Spark's source."""
+    ticker = ProgressTicker(None)
+    for batch in batches(items, options, ticker, red):
+        yield _plain_batch(batch)
 
 
 def _plain_batch(batch: pa.RecordBatch) -> pa.RecordBatch:

@@ -15,7 +15,7 @@ the names exported here.
 from typing import Any
 
 from limpet.server.core._changes import Change, ChangeListener
-from limpet.server.core._datasets import RepositorySource, export_repositories
+from limpet.server.core._datasets import RepositorySource, export_repositories, repository_batches
 from limpet.server.core._export import EXPORT_SCHEME, ImportReport, export_workspaces
 from limpet.server.core._filters import ThreadFilter, is_glob
 from limpet.server.core._ids import format_time, instant, local_author, utc_now
@@ -47,6 +47,7 @@ __all__ = [
     "invalid_argument_from_decoding",
     "is_glob",
     "local_author",
+    "repository_batches",
     "search_threads",
     "utc_now",
 ]

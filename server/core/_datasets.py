@@ -23,7 +23,7 @@ from limpet.server.store import Workspace, collect_released
 if TYPE_CHECKING:
     from limpet.exporters import ExportItem
 
-__all__ = ["RepositorySource", "export_repositories"]
+__all__ = ["RepositorySource", "export_repositories", "repository_batches"]
 
 
 class RepositorySource:
@@ -72,3 +72,16 @@ def export_repositories(sources: Sequence[RepositorySource], fmt: str, flt: Thre
 
 def _fields(flt: ThreadFilter) -> dict[str, Any]:
     return {name: getattr(flt, name) for name in flt.__slots__}
+
+
+def repository_batches(root: str | os.PathLike[str], flt: ThreadFilter | None = None,
+                       **options: Any) -> Iterator[Any]:
+    """One repository's thread rows as Arrow record batches (limpet.exporters.DELTA_SCHEMA),
+    re-anchored first, secrets redacted unless `keep_secrets`: what a Spark task or any other
+    engine's worker computes for the repository it was given. `options`: ExportOptions."""
+    from limpet.exporters import ExportOptions, Grouped, Redactor, thread_batches
+
+    source = RepositorySource(root)
+    opts = ExportOptions(repositories=(source.repository,), **options)
+    red = None if opts.keep_secrets else Redactor()
+    yield from thread_batches(Grouped([source.export_items(flt or ThreadFilter(), with_source=False)]), opts, red)

@@ -184,3 +184,17 @@ def test_an_export_of_many_repositories_holds_one_at_a_time(workspace, tmp_path)
         result = export_repositories([Watched(workspace), Watched(other)], fmt, ThreadFilter(), out)
         assert result.count == 100
         assert alive_when_opened == [0, 0]  # the first repository's rows were written and dropped
+
+
+def test_one_repositorys_rows_as_arrow_batches_for_an_engine(workspace):
+    import pyarrow as pa
+
+    from limpet.exporters import DELTA_SCHEMA
+    from limpet.server.core import ThreadFilter, repository_batches
+
+    svc = Service(workspace)
+    svc.add("main.go", 5, 7, 'token = "ghp_' + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8" + '" leaks', tag="FIXME")
+    svc.add("src/app.ts", 2, 2, "fine", tag="NOTE")
+    table = pa.Table.from_batches(list(repository_batches(workspace, ThreadFilter(tag="FIXME"))), DELTA_SCHEMA)
+    (row,) = table.to_pylist()
+    assert row["repository"] == "ws" and row["language"] == "go" and "<SECRET:GitHubToken>" in row["body"]
