@@ -213,7 +213,9 @@ class GithubImport:
                   "commit_id": place.commit, "lines": list(place.lines), "placed_on": place.placed_on}
         if gh.orphan_reply:
             source["in_reply_to_id"] = root.in_reply_to_id  # its thread's first comment was not in the input
-        t = t.evolve(history=(*t.history, HistoryEvent(now, "imported", "limpet", source)))
+        # updated now: an incremental export (`--since` its last run) takes threads imported since
+        t = t.evolve(updated_at=max(now, t.updated_at), history=(*t.history, HistoryEvent(now, "imported", "limpet",
+                                                                                           source)))
         if place.orphan:
             t = t.evolve(health="orphaned", anchor_method="orphaned", anchor_confidence=0.0)
         return t

@@ -274,3 +274,13 @@ def test_two_clones_importing_one_pull_request_make_the_same_threads_and_merge_a
     assert {t.id: t.created_at for t in threads}  # ids sort by the comments' own times
     assert [t.id for t in sorted(threads, key=lambda t: t.id)] == \
         [t.id for t in sorted(threads, key=lambda t: (t.created_at, t.id))]
+
+
+def test_imported_threads_count_as_changed_now_for_incremental_exports(repo):
+    from limpet.server.core import utc_now
+
+    before = utc_now()
+    svc = Service(repo)
+    svc.import_github(COMMENTS)
+    assert len(svc.threads(ThreadFilter(updated_since=before))) == 6  # their comments are days older
+    assert all(t.created_at < before for t in svc.threads())  # created when GitHub says
