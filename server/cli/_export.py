@@ -187,23 +187,8 @@ def import_cmd(ctx, file, fmt, workspace, review_threads, overwrite, source, as_
         sys.exit(1)
 
 
-def _read_budgeted(file: str, field: str) -> bytes:
-    """At most one byte past the import budget: a larger file is refused, never read whole."""
-    from limpet.exporters import MAX_GITHUB_INPUT
-
-    stream = sys.stdin.buffer if file == "-" else None
-    try:
-        if stream is not None:
-            return stream.read(MAX_GITHUB_INPUT + 1)
-        with open(file, "rb") as fh:
-            return fh.read(MAX_GITHUB_INPUT + 1)
-    except OSError as exc:
-        raise InvalidArgument(f"Cannot read {file}: {exc.strerror}", field=field) from None
-
-
 def _import_github(svc: Service, file: str, review_threads: str | None, as_json: bool) -> None:
-    threads = _read_budgeted(review_threads, "review_threads") if review_threads else None
-    report = svc.import_github(_read_budgeted(file, "file"), threads)
+    report = svc.import_github(sys.stdin.buffer if file == "-" else file, review_threads)
     if as_json:
         click.echo(orjson.dumps(report.to_dict()).decode())
         return

@@ -33,13 +33,23 @@ a new one, and the replies people wrote under it on GitHub join it.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any
 
-from limpet.model import Comment, HistoryEvent, InvalidAnchor, InvalidPath, LimpetError, Thread, blake2b
+from limpet.model import (
+    Comment,
+    HistoryEvent,
+    InvalidAnchor,
+    InvalidArgument,
+    InvalidPath,
+    LimpetError,
+    Thread,
+    blake2b,
+)
 from limpet.server.core import _edits as edits
 from limpet.server.core._ids import utc_now
 from limpet.server.core._tree import looks_binary
@@ -49,7 +59,9 @@ if TYPE_CHECKING:
     from limpet.exporters import GithubComment, GithubThread, Resolution
     from limpet.model import Anchor
 
-__all__ = ["GithubImport", "GithubImportReport"]
+__all__ = ["GithubImport", "GithubImportReport", "Input", "read_input"]
+
+Input = bytes | str | os.PathLike[str] | IO[bytes]  # the JSON itself, or a path or stream holding it
 
 MAX_HUNK_START = 1_000_000  # a hunk further down than this is not rebuilt (it would be padded with blank lines)
 _HUNK = re.compile(r"^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@")
@@ -90,9 +102,13 @@ class GithubImport:
         self._git = GitHistory.open(ws.root)
         self._prefix = self._git.prefix if self._git is not None else ""
 
-    def run(self, data: bytes, review_threads: bytes | None = None) -> GithubImportReport:
+    def run(self, comments: Input, review_threads: Input | None = None) -> GithubImportReport:
+        """`comments`, `review_threads`: the JSON (bytes), or a path or binary stream to read it
+        from, at most MAX_GITHUB_INPUT bytes (a larger input is refused, never read whole)."""
+        data = read_input(comments, "file")
+        threads = read_input(review_threads, "review_threads") if review_threads is not None else None
         try:
-            return self._run(data, review_threads)
+            return self._run(data, threads)
         finally:
             if self._git is not None:
                 self._git.close()  # its `git cat-file` reader
@@ -289,6 +305,26 @@ class GithubImport:
                 "status": t.status, "replies": len(t.comments) - 1, "outdated": source["outdated"],
                 "subject_type": source["subject_type"], "side": source["side"], "placed_on": source["placed_on"],
                 "from": {"commit_id": source["commit_id"], "lines": source["lines"]}}
+
+
+def read_input(source: Input, field: str) -> bytes:
+    """The bytes of an import's input: given, or read from a path or a binary stream, up to one
+    byte past the budget (read_github_comments refuses what is over it)."""
+    from limpet.exporters import MAX_GITHUB_INPUT
+
+    if isinstance(source, bytes | bytearray | memoryview):
+        return bytes(source)
+    try:
+        if isinstance(source, str | os.PathLike):
+            with open(source, "rb") as fh:
+                return fh.read(MAX_GITHUB_INPUT + 1)
+        if hasattr(source, "read"):
+            data = source.read(MAX_GITHUB_INPUT + 1)
+            if isinstance(data, bytes):
+                return data
+    except OSError as exc:
+        raise InvalidArgument(f"Cannot read {source}: {exc.strerror}", field=field) from None
+    raise InvalidArgument(f"{field} must be JSON bytes, a path or a binary stream", field=field)
 
 
 def _same(comment: Comment, author: str, body: str, created_at: str) -> bool:

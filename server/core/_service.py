@@ -36,7 +36,7 @@ from limpet.server.store import DEFAULT_LOCK_TIMEOUT, Event, IdTaken, ThreadStor
 if TYPE_CHECKING:  # the engine, prompts and review: imported by the methods using them (`list` needs none)
     from limpet.anchoring import Candidate
     from limpet.prompts import ToolSpec
-    from limpet.server.core._github import GithubImportReport
+    from limpet.server.core._github import GithubImportReport, Input
     from limpet.server.core._reviews import Reviews
 
 __all__ = ["Service"]
@@ -379,11 +379,11 @@ class Service:
         the entries of this one (`source`: of the workspace so named in the export)."""
         return self._exports.import_json(data, overwrite=overwrite, source=source)
 
-    def import_github(self, data: bytes, review_threads: bytes | None = None) -> GithubImportReport:
-        """A pull request's review comments as threads (core._github, docs/github.md)."""
+    def import_github(self, comments: Input, review_threads: Input | None = None) -> GithubImportReport:
+        """A pull request's review comments (JSON bytes, a path, a stream) as threads (core._github)."""
         from limpet.server.core._github import GithubImport
         return GithubImport(self._ws, self._store, self._unused_id, self._written, self._reconcile_threads).run(
-            data, review_threads)
+            comments, review_threads)
 
     @property
     def default_context_lines(self) -> int:

@@ -284,3 +284,25 @@ def test_imported_threads_count_as_changed_now_for_incremental_exports(repo):
     svc.import_github(COMMENTS)
     assert len(svc.threads(ThreadFilter(updated_since=before))) == 6  # their comments are days older
     assert all(t.created_at < before for t in svc.threads())  # created when GitHub says
+
+
+def test_the_input_is_bytes_a_path_or_a_stream_and_is_read_within_its_budget(repo, tmp_path):
+    import io
+
+    from limpet.exporters import MAX_GITHUB_INPUT
+
+    path = FIXTURES / "pull_comments.json"
+    assert len(Service(repo).import_github(path).imported) == 6
+    assert len(Service(repo).import_github(str(path), io.BytesIO(REVIEW_THREADS)).updated) == 1  # resolved
+    huge = tmp_path / "huge.json"
+    with open(huge, "wb") as fh:  # sparse: 1 GiB on paper, nothing on disk
+        fh.truncate(1 << 30)
+    with pytest.raises(InvalidArgument) as caught:
+        Service(repo).import_github(huge)
+    assert caught.value.field == "file" and caught.value.details["limit"] == MAX_GITHUB_INPUT
+    with pytest.raises(InvalidArgument) as caught:
+        Service(repo).import_github(tmp_path / "missing.json")
+    assert caught.value.field == "file"
+    with pytest.raises(InvalidArgument) as caught:
+        Service(repo).import_github(COMMENTS, review_threads=12)
+    assert caught.value.field == "review_threads"
