@@ -18,12 +18,12 @@ from limpet.anchoring._fingerprint import (
     token_count,
 )
 from limpet.anchoring._text import rstripped, short_hash
-from limpet.model import ANCHOR_VERSION, Anchor, InvalidAnchor, packed_sketch
+from limpet.model import ANCHOR_VERSION, MAX_CONTEXT_CHARS, Anchor, InvalidAnchor, packed_sketch
 
 __all__ = ["anchor_from_view", "choose_symbol", "create_anchor", "relocated", "text_hash"]
 
 CONTEXT_ROWS = 3  # non-blank rows of prefix / suffix context kept
-CONTEXT_CHARS = 240
+CONTEXT_CHARS = MAX_CONTEXT_CHARS  # what a store reads back is cut to it too
 MAX_SIBLINGS = 512  # bounds the stored name filter (about 2 KB of hex at most)
 WHOLE_SYMBOL_SLACK = 3  # lines an anchor may differ from its symbol and still be "on" it
 

@@ -1,8 +1,9 @@
 """limpet.model: the domain every part of limpet shares.
 
 Threads and their comments, decisions, history and snapshots; the anchor record; the
-vocabulary (tags, statuses, healths, author types, limits); the error tree with its stable
-codes, CLI exit codes and HTTP statuses. Plain values only: no I/O, no engine, no server.
+vocabulary (tags, statuses, healths, author types, limits); the budgets on what is read from
+disk; the error tree with its stable codes, CLI exit codes and HTTP statuses. Plain values
+only: no I/O, no engine, no server.
 """
 
 from limpet.model._anchor import ANCHOR_VERSION, Anchor, content_hash, packed_sketch
@@ -21,6 +22,19 @@ from limpet.model._errors import (
     StoreError,
     StoreTooNew,
     ThreadNotFound,
+)
+from limpet.model._limits import (
+    MAX_ANCHORED_TEXT,
+    MAX_CONTEXT_CHARS,
+    MAX_EVENTS,
+    MAX_FINGERPRINT,
+    MAX_MERGES,
+    MAX_NAME_CHARS,
+    MAX_NESTING,
+    MAX_RECORD_BYTES,
+    MAX_THREAD_FILE_BYTES,
+    READ_BUDGETS,
+    Budget,
 )
 from limpet.model._thread import Comment, Decision, HistoryEvent, Snapshot, Thread
 from limpet.model._vocabulary import (
@@ -53,8 +67,18 @@ __all__ = [
     "FORMATS",
     "HEALTHS",
     "IMPORT_FORMATS",
+    "MAX_ANCHORED_TEXT",
     "MAX_BODY",
+    "MAX_CONTEXT_CHARS",
+    "MAX_EVENTS",
+    "MAX_FINGERPRINT",
     "MAX_LINE",
+    "MAX_MERGES",
+    "MAX_NAME_CHARS",
+    "MAX_NESTING",
+    "MAX_RECORD_BYTES",
+    "MAX_THREAD_FILE_BYTES",
+    "READ_BUDGETS",
     "SCHEMA_VERSION",
     "STATUSES",
     "TAGS",
@@ -62,6 +86,7 @@ __all__ = [
     "THREAD_ID_PATTERN",
     "Anchor",
     "AuthorType",
+    "Budget",
     "Comment",
     "Decision",
     "ExportFormat",

@@ -47,7 +47,7 @@ class Service:
                  one_shot: bool = False) -> None:
         """one_shot: the process answers one command and exits (the CLI; see Reconciler.prime)."""
         self._ws = Workspace(root)
-        self._store = ThreadStore(self._ws, edits.apply, lock_timeout=lock_timeout, one_shot=one_shot)
+        self._store = ThreadStore(self._ws, edits.RULES, lock_timeout=lock_timeout, one_shot=one_shot)
         self._reconciler = Reconciler(self._ws, self._store, remember=not one_shot)
         self._changes = ChangeFeed(self._ws.root, self._store.holds_disk_version)
         self._listing = FileListing(self._ws, self._changes.watch_epoch)

@@ -30,6 +30,7 @@ import orjson
 
 from limpet.model import Anchor, Health, HistoryEvent
 from limpet.server.store._log import log
+from limpet.server.store._untrusted import check_keys, check_record
 
 __all__ = ["Derived", "DerivedCache"]
 
@@ -76,7 +77,8 @@ class DerivedCache:
         self._warned = False
 
     def load(self) -> dict[str, Derived]:
-        """Every row that still parses (others are dropped from the table)."""
+        """Every row that parses within the read budgets (the others are dropped from the
+        table: anyone could have written the file, and every row can be computed again)."""
         with self._lock:
             db = self._open(create=False)
             if db is None:
@@ -87,11 +89,18 @@ class DerivedCache:
                 self._damaged(db, exc)
                 return {}
         out: dict[str, Derived] = {}
+        bad: list[str] = []
         for thread_id, record in rows:
             try:
+                check_record(record)  # before parsing: a row nested 1,000 deep is dropped, not recursed into
                 out[thread_id] = _RECORD.decode(record)
-            except (msgspec.DecodeError, ValueError):
-                continue
+                check_keys(record)
+            except (msgspec.DecodeError, ValueError, TypeError):  # Refused is a ValueError; a non-bytes row
+                out.pop(thread_id, None)
+                bad.append(thread_id)
+        if bad:  # untrusted and rebuildable: the positions are computed again
+            log.info("derived-state cache: %d unreadable row(s) dropped; recomputed", len(bad))
+            self.save({}, drop=bad)
         return out
 
     def save(self, entries: dict[str, Derived], drop: Iterable[str] = ()) -> int:

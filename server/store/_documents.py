@@ -23,6 +23,7 @@ from limpet.server.store._events import conflict_sides
 from limpet.server.store._files import atomic_write, read_no_follow, storage_failed
 from limpet.server.store._log import log
 from limpet.server.store._threadfiles import folder_problem
+from limpet.server.store._untrusted import load_record
 
 __all__ = ["Documents"]
 
@@ -107,8 +108,8 @@ class Documents:
         if folder is None:
             return None
         try:
-            return orjson.loads(read_no_follow(str(folder / name)))
-        except (OSError, orjson.JSONDecodeError):
+            return load_record(read_no_follow(str(folder / name)))
+        except (OSError, ValueError):  # orjson.JSONDecodeError and Refused are ValueErrors
             return None
 
     def write_private(self, name: str, record: Any) -> bool:
@@ -139,7 +140,7 @@ class Documents:
 
 
 def _parse(data: bytes, check: Check | None) -> dict[str, Any]:
-    record = orjson.loads(data)
+    record = load_record(data)  # within the read budgets (Refused is a ValueError: damaged)
     if not isinstance(record, dict):
         raise ValueError("not a JSON object")
     if check is not None:

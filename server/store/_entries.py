@@ -16,7 +16,7 @@ from limpet.server.store._fold import Apply, fold
 from limpet.server.store._paths import FileState, file_state
 from limpet.server.store._positions import NEVER
 from limpet.server.store._threadfiles import EVENTS_SUFFIX, ThreadFiles, read_backup
-from limpet.server.store._vetting import Normalize, vet_thread
+from limpet.server.store._vetting import Normalize, bounded, vet_thread
 
 __all__ = ["Entry", "load_entries", "load_entry", "read_entry", "restorable", "too_new", "unreadable"]
 
@@ -105,6 +105,8 @@ def read_entry(files: ThreadFiles, thread_id: str, legacy: bool, apply: Apply,
             if base is not None:
                 problems.append("shown from this checkout's backup (the file itself is damaged)")
     if base is not None:
+        if (anchor := bounded(base.anchor)) is not base.anchor:
+            base = base.evolve(anchor=anchor)
         try:
             vet_thread(base, normalize)
         except ValueError as exc:
@@ -134,6 +136,7 @@ def unreadable(thread_id: str, entry: Entry | None, field: str = "thread_id") ->
     if entry is not None and entry.problems and not entry.deleted:
         return StoreCorrupted(
             f"Thread {thread_id}'s file is damaged and was kept as it is: {entry.problems[0]}",
-            field=field, details={"thread_id": thread_id, "recovered": False, "problems": list(entry.problems)},
+            field=field, details={"thread_id": thread_id, "file": f".limpet/threads/{thread_id}{EVENTS_SUFFIX}",
+                                  "recovered": False, "problems": list(entry.problems)},
             suggestion="Repair or remove the file (see `limpet reconcile` for every problem).")
     return ThreadNotFound(f"Thread not found: {thread_id}", field=field, details={"thread_id": thread_id})

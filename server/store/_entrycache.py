@@ -165,7 +165,7 @@ def _read(folder: Path | None, code: list[int]) -> dict[str, CachedEntry]:
                 return {}
             while (chunk := _frame(fh)) is not None:
                 out.update(_CHUNKS.decode(chunk))
-    except (OSError, msgspec.DecodeError, ValueError, TypeError) as exc:
+    except (OSError, msgspec.DecodeError, ValueError, TypeError, RecursionError) as exc:  # anyone may have made it
         log.info("thread cache not used (%s): the files are read", exc)
         return {}
     return out

@@ -11,10 +11,13 @@ event of both sides (marker lines are skipped, duplicates dropped by id). The th
 fold of its events in (at, seq, id) order; what each kind does is the core's business
 (`apply`, given to the store).
 
-Everything read here is untrusted input (it arrives through git): each line is parsed by a
-typed model (msgspec, strict: `"5"` is not a line number) and a line that does not parse is
-skipped and reported, never able to break the rest of the file or of the store. The thread
-id comes from the file name, never from inside a record.
+Everything read here is untrusted input (it arrives through git): each line is held to the
+read budgets first (size, nesting, a repeated key: _untrusted.py, limpet.model's
+READ_BUDGETS), then parsed by a typed model (msgspec, strict: `"5"` is not a line number);
+a line that does not pass is skipped and reported with its number, never applied, never
+able to break the rest of the file or of the store. A file of more than MAX_EVENTS events is
+not read at all (reported). The thread id comes from the file name, never from inside a
+record.
 
 Stores written before the event layout (`<id>.json`, schema 1: one document per thread) are
 read as one `snapshot` event each (`legacy_event`); the first write converts them.
@@ -29,7 +32,18 @@ from typing import Annotated, Any, Literal
 import msgspec
 import orjson
 
-from limpet.model import MAX_BODY, Anchor, AuthorType, Snapshot, Tag, Thread, blake2b
+from limpet.model import (
+    MAX_BODY,
+    MAX_EVENTS,
+    MAX_THREAD_FILE_BYTES,
+    Anchor,
+    AuthorType,
+    Snapshot,
+    Tag,
+    Thread,
+    blake2b,
+)
+from limpet.server.store._untrusted import Refused, check_keys, check_record
 
 __all__ = [
     "EVENT_KINDS",
@@ -47,7 +61,6 @@ __all__ = [
 ]
 
 STORE_SCHEMA = 2
-MAX_FILE_BYTES = 64 * 1024 * 1024  # a thread file larger than this is not read (reported)
 EVENT_KINDS = ("created", "replied", "edited", "resolved", "reopened", "moved", "deleted", "snapshot")
 MARKERS = (b"<<<<<<<", b"=======", b">>>>>>>", b"|||||||")
 
@@ -107,8 +120,17 @@ _LEGACY = msgspec.json.Decoder(Thread)
 
 def checked_event(**fields: Any) -> Event:
     """A new event, checked as a line read from disk would be (msgspec.ValidationError naming
-    the field otherwise)."""
-    return msgspec.convert(_plain(Event(**fields)), Event)
+    the field otherwise; ValueError naming a field nested past the read budget)."""
+    event = msgspec.convert(_plain(Event(**fields)), Event)
+    for name in ("ai_meta", "thread"):
+        value = getattr(event, name)
+        if value is not None:
+            try:
+                check_record(orjson.dumps(_plain(value)))
+            except (Refused, orjson.JSONEncodeError) as exc:  # orjson refuses nesting past 255
+                raise ValueError(f"{exc} - at `$.{name}`") from None  # as msgspec names a field
+    dump_event(event)  # the line it makes is within the read budgets too (ValueError otherwise)
+    return event
 
 
 def _plain(value: Any, leave_out: tuple[str, ...] = ()) -> Any:
@@ -144,7 +166,9 @@ def dump_event(event: Event) -> bytes:
         del thread["schema"]  # the line's own schema covers it
         record["thread"] = thread
     line = orjson.dumps(record, option=orjson.OPT_SORT_KEYS) + b"\n"
-    if _EVENT.decode(line) != event:  # never write a line no reader could read back
+    check_record(line.strip())  # never write a line no reader could read back
+    check_keys(line.strip())
+    if _EVENT.decode(line) != event:
         raise ValueError(f"event {event.id} does not read back as written")
     return line
 
@@ -170,9 +194,15 @@ class ParsedFile:
             seen[twin.id] = twin
             self.events.append(twin)
 
-    def refuse(self, record: bytes, where: str, exc: msgspec.DecodeError) -> None:
+    def too_many(self, kept: int) -> None:
+        """More events than MAX_EVENTS: none of this file's are read (a fold is a pass over all)."""
+        del self.events[kept:]
+        self.damaged = True
+        self.problems.append(f"more than {MAX_EVENTS:,} events (MAX_EVENTS): not read")
+
+    def refuse(self, record: bytes, where: str, exc: msgspec.DecodeError | Refused) -> None:
         """A record that did not decode: written by a newer limpet (kept, not read), or damaged."""
-        newer = _newer_schema(record)
+        newer = None if isinstance(exc, Refused) else _newer_schema(record)
         if newer is not None:
             self.too_new = max(self.too_new or 0, newer)
         else:
@@ -184,9 +214,13 @@ def parse_events(data: bytes, parsed: ParsedFile | None = None) -> ParsedFile:
     """The events of a `.jsonl` thread file; bad lines and markers are skipped and reported."""
     out = parsed or ParsedFile()
     seen = {e.id: e for e in out.events}
-    if len(data) > MAX_FILE_BYTES:
+    kept = len(out.events)
+    if len(data) > MAX_THREAD_FILE_BYTES:
         out.damaged = True
-        out.problems.append(f"file larger than {MAX_FILE_BYTES} bytes: not read")
+        out.problems.append(f"larger than {MAX_THREAD_FILE_BYTES:,} bytes (MAX_THREAD_FILE_BYTES): not read")
+        return out
+    if len(data) > 2 * MAX_EVENTS and data.count(b"\n") > 2 * MAX_EVENTS:  # over budget whatever they hold
+        out.too_many(kept)
         return out
     for number, line in enumerate(data.split(b"\n"), 1):
         line = line.strip()
@@ -196,11 +230,16 @@ def parse_events(data: bytes, parsed: ParsedFile | None = None) -> ParsedFile:
             out.conflicted = True
             continue
         try:
+            check_record(line)
             event = _EVENT.decode(line)
-        except msgspec.DecodeError as exc:  # not JSON, or not an event (ValidationError is a DecodeError)
+            check_keys(line)  # now a repeated key (the decoder kept the last one)
+        except (msgspec.DecodeError, Refused) as exc:  # ValidationError is a DecodeError
             out.refuse(line, f"line {number}", exc)
             continue
         out.add(event, seen)
+        if len(out.events) > MAX_EVENTS:
+            out.too_many(kept)
+            return out
     if out.conflicted:
         out.problems.append("git conflict markers: the events of both sides were read; "
                             "the next write to the thread removes the markers")
@@ -218,7 +257,7 @@ def _newer_schema(line: bytes) -> int | None:
     return None
 
 
-def _reason(exc: msgspec.DecodeError) -> str:
+def _reason(exc: msgspec.DecodeError | Refused) -> str:
     # msgspec says "Expected `int`, got `str` - at `$.seq`": the place first, as people read it.
     text = str(exc)
     message, sep, where = text.rpartition(" - at `$")
@@ -239,8 +278,10 @@ def parse_legacy(data: bytes, parsed: ParsedFile | None = None) -> ParsedFile:
         out.problems.append("git conflict markers: both sides of the conflict were read and merged")
     for side in sides:
         try:
+            check_record(side)
             thread = _LEGACY.decode(side)
-        except msgspec.DecodeError as exc:
+            check_keys(side)
+        except (msgspec.DecodeError, Refused) as exc:
             out.refuse(side, "legacy thread file", exc)
             continue
         out.add(legacy_event(thread, side), seen)

@@ -2,36 +2,53 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from typing import Any, Protocol
 
-from limpet.model import Thread
+from limpet.model import MAX_MERGES, Thread
 from limpet.server.store._events import Event, event_order
 
 __all__ = ["Apply", "fold", "stamped"]
 
-Apply = Callable[[Thread | None, str, Event], Thread | None]  # the core's rule for one event
+
+class Apply(Protocol):
+    """The core's rules for events (limpet.server.core's RULES): one event applied to a thread
+    (a write), and the fold's steps on a draft that grows in place (a fold is linear in its
+    events: N replies cost N appends, not N copies of ever longer tuples)."""
+
+    def __call__(self, thread: Thread | None, thread_id: str, event: Event, /) -> Thread | None: ...
+
+    def step(self, draft: Any, thread_id: str, event: Event, /) -> Any: ...  # None: no thread (yet, or deleted)
+
+    def done(self, draft: Any, /) -> Thread: ...
 
 
 def fold(apply: Apply, thread_id: str, events: list[Event], problems: list[str]) -> tuple[Thread | None, str, bool]:
     """(the thread, the id of the event that set its committed anchor, whether it was deleted).
     Events apply in (at, seq, id) order; one the rules refuse is reported and skipped; after
     a deletion nothing brings the thread back (a reply merged in from another branch stays
-    in the file, never shown)."""
-    thread: Thread | None = None
-    key, deleted = "", False
+    in the file, never shown). A snapshot that merges a whole thread costs a pass over it:
+    past MAX_MERGES of them, the rest are reported, not applied."""
+    draft: Any = None
+    key, deleted, merges = "", False, 0
     for event in sorted(events, key=event_order):
         if deleted:
             break
+        if event.event == "snapshot" and event.mode != "replace" and draft is not None:
+            merges += 1
+            if merges > MAX_MERGES:
+                problems.append(f"event {event.id} (snapshot) not applied: more than {MAX_MERGES} merges "
+                                "(MAX_MERGES)")
+                continue
         try:
-            after = apply(thread, thread_id, event)
-        except (ValueError, TypeError, KeyError, AttributeError) as exc:
+            after = apply.step(draft, thread_id, event)
+        except (ValueError, TypeError, KeyError, AttributeError, IndexError) as exc:
             problems.append(f"event {event.id} ({event.event}) not applied: {exc}")
             continue
         deleted = event.event == "deleted"
         if after is not None and (event.anchor is not None or event.event == "snapshot"):
             key = event.id
-        thread = after
-    return thread, key, deleted
+        draft = after
+    return (apply.done(draft) if draft is not None else None), key, deleted
 
 
 def stamped(event: Event, existing: list[Event]) -> Event:

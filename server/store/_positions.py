@@ -21,7 +21,7 @@ from collections.abc import Callable
 
 from limpet.model import Thread
 from limpet.server.store._derived import Derived, DerivedCache
-from limpet.server.store._vetting import vet_anchor
+from limpet.server.store._vetting import bounded, vet_anchor
 
 __all__ = ["NEVER", "Checked", "Positions"]
 
@@ -46,7 +46,7 @@ class Positions:
                 d = None
             else:
                 updated = d.moved_at if d.moved_at is not None and d.moved_at > base.updated_at else base.updated_at
-                return base.evolve(anchor=d.anchor, health=d.health, anchor_method=d.method,
+                return base.evolve(anchor=bounded(d.anchor), health=d.health, anchor_method=d.method,
                                    anchor_confidence=d.confidence, history=base.history + d.history,
                                    updated_at=updated), \
                     (_current(d.checked, d.health), d.checked_ws)

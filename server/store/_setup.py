@@ -23,6 +23,7 @@ import orjson
 from limpet.model import StoreTooNew
 from limpet.server.store._events import STORE_SCHEMA
 from limpet.server.store._files import atomic_write, read_no_follow, remove_stale_temps
+from limpet.server.store._untrusted import load_record
 
 __all__ = ["GITATTRIBUTES", "GITIGNORE", "prepare_store", "read_schema"]
 
@@ -37,9 +38,9 @@ def read_schema(store_dir: Path) -> int | None:
     """The store's schema, or None when the marker is missing or unreadable; StoreTooNew for
     a store written by a newer limpet."""
     try:
-        data = orjson.loads(read_no_follow(str(store_dir / "store.json")))
+        data = load_record(read_no_follow(str(store_dir / "store.json")))
         version = data["schema"]
-    except (OSError, orjson.JSONDecodeError, KeyError, TypeError):
+    except (OSError, ValueError, KeyError, TypeError):  # ValueError: not JSON, or over a read budget
         return None
     if not isinstance(version, int) or isinstance(version, bool):
         return None

@@ -16,7 +16,7 @@ import stat
 from collections.abc import Iterable
 from pathlib import Path
 
-from limpet.model import THREAD_ID_PATTERN, StoreError, is_thread_id
+from limpet.model import MAX_THREAD_FILE_BYTES, THREAD_ID_PATTERN, StoreError, is_thread_id
 from limpet.server.store._events import (
     MARKERS,
     ParsedFile,
@@ -180,6 +180,11 @@ def _read(path: str, parsed: ParsedFile) -> tuple[FileState | None, bytes | None
         return state, None
     if not stat.S_ISREG(st.st_mode):
         parsed.problems.append(f"{os.path.basename(path)} is not a regular file: refused")
+        return state, None
+    if st.st_size > MAX_THREAD_FILE_BYTES:  # measured before a byte is read
+        parsed.damaged = True
+        parsed.problems.append(f"{os.path.basename(path)}: larger than {MAX_THREAD_FILE_BYTES:,} bytes "
+                               "(MAX_THREAD_FILE_BYTES): not read")
         return state, None
     try:
         return state, read_no_follow(path)

@@ -4,8 +4,11 @@ Types are checked when a record is parsed (strict msgspec types, _events.py); th
 the rules the types cannot say, the same ones tool input meets: the vocabulary (tags,
 statuses, healths, author types), body length, line bounds, and a file path that is a
 canonical workspace path (`Workspace.normalize`, the tools' own check: no `..`, nothing
-absolute, nothing under `.git/` or `.limpet/`). A thread that fails is skipped and reported;
-it is never opened, shown or written back.
+absolute, nothing under `.git/` or `.limpet/`), and the read budgets on an anchor's evidence
+(limpet.model's READ_BUDGETS). A thread that fails is skipped and reported; it is never
+opened, shown or written back. Evidence that only guides the engine (the rows around the
+anchor, symbol names) is cut to its budget instead (`bounded`): the engine compares it with
+every candidate place, so a 1 MB suffix cost ~20 s of CPU a read.
 """
 
 from __future__ import annotations
@@ -13,11 +16,17 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+import msgspec
+
 from limpet.model import (
     AUTHOR_TYPES,
     HEALTHS,
+    MAX_ANCHORED_TEXT,
     MAX_BODY,
+    MAX_CONTEXT_CHARS,
+    MAX_FINGERPRINT,
     MAX_LINE,
+    MAX_NAME_CHARS,
     STATUSES,
     TAGS,
     Anchor,
@@ -25,11 +34,11 @@ from limpet.model import (
     Thread,
 )
 
-__all__ = ["vet_anchor", "vet_thread"]
+__all__ = ["bounded", "vet_anchor", "vet_thread"]
 
 MAX_COLUMN = 10_000_000
-MAX_TEXT = 4 * 1024 * 1024  # characters of anchored text kept in a record
-MAX_FINGERPRINT = 65_536  # values
+_CUT = (("prefix", MAX_CONTEXT_CHARS), ("suffix", MAX_CONTEXT_CHARS), ("symbol", MAX_NAME_CHARS),
+        ("symbol_name", MAX_NAME_CHARS), ("symbol_kind", MAX_NAME_CHARS))
 _SKETCH = re.compile(r"(?:[0-9a-f]{8})*")
 
 Normalize = Callable[[str, str], str]
@@ -53,8 +62,10 @@ def vet_anchor(a: Anchor, normalize: Normalize) -> None:
             raise ValueError(f"anchor.{name} out of range")
     if not (0 <= a.start_byte <= 2**40 and 0 <= a.end_byte <= 2**40):
         raise ValueError("anchor byte offsets out of range")
-    if len(a.selected_text) > MAX_TEXT or len(a.fingerprint) > 8 * MAX_FINGERPRINT:
-        raise ValueError("anchor too large")
+    if max(len(a.selected_text), len(a.lost_text)) > MAX_ANCHORED_TEXT:
+        raise ValueError(f"anchored text longer than {MAX_ANCHORED_TEXT:,} characters (MAX_ANCHORED_TEXT)")
+    if len(a.fingerprint) > 8 * MAX_FINGERPRINT:
+        raise ValueError(f"anchor.fingerprint of more than {MAX_FINGERPRINT} values (MAX_FINGERPRINT)")
     if not _SKETCH.fullmatch(a.fingerprint):  # the engine unpacks it when it searches
         raise ValueError("anchor.fingerprint is not a packed sketch (8 hex digits a value)")
 
@@ -76,3 +87,14 @@ def vet_thread(t: Thread, normalize: Normalize) -> None:
         raise ValueError(f"decision status {t.decision.status[:50]!r}")
     if not 0.0 <= t.anchor_confidence <= 1.0:
         raise ValueError("anchor_confidence outside 0..1")
+
+
+def bounded(a: Anchor) -> Anchor:
+    """The anchor with its guiding evidence cut to the read budgets (itself when within them)."""
+    if len(a.prefix) <= MAX_CONTEXT_CHARS and len(a.suffix) <= MAX_CONTEXT_CHARS and \
+            len(a.symbol or "") <= MAX_NAME_CHARS and len(a.symbol_name or "") <= MAX_NAME_CHARS and \
+            len(a.symbol_kind or "") <= MAX_NAME_CHARS:
+        return a  # (every thread read passes here: one expression, not a loop)
+    cut = {name: value[:limit] for name, limit in _CUT
+           if isinstance(value := getattr(a, name), str) and len(value) > limit}
+    return msgspec.structs.replace(a, **cut)
