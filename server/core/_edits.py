@@ -12,6 +12,7 @@ it as it was (the store reports the event and goes on)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -91,17 +92,17 @@ def step(d: Draft | None, thread_id: str, e: Event) -> Draft | None:
         return None
     if kind == "replied":
         assert e.body is not None
-        return replied(d, e.body, e.by, e.by_type, e.at)
+        return _replied(d, e.body, e.by, e.by_type, e.at)
     if kind == "edited":
         assert e.body is not None
-        return edited(d, e.body, e.by, e.at)
+        return _edited(d, e.body, e.by, e.at)
     if kind == "resolved":
-        return resolved(d, e.decision, e.wontfix, e.by, e.at, e.snapshot)
+        return _resolved(d, e.decision, e.wontfix, e.by, e.at, e.snapshot)
     if kind == "reopened":
-        return reopened(d, e.by, e.at)
+        return _reopened(d, e.by, e.at)
     if kind == "moved":
         assert e.anchor is not None
-        return moved(d, e.anchor, e.by, e.at)
+        return _moved(d, e.anchor, e.by, e.at)
     raise ValueError(f"unknown event {kind!r}")
 
 
@@ -136,13 +137,13 @@ def new_thread(thread_id: str, anchor: Anchor, body: str, tag: str, author: str,
     )
 
 
-def replied(d: Draft, body: str, author: str, author_type: str, now: str) -> Draft:
+def _replied(d: Draft, body: str, author: str, author_type: str, now: str) -> Draft:
     comment = Comment(f"{d.thread.id}.{len(d.comments)}", body, author, author_type, now)
     d.comments.append(comment)
     return d.update(HistoryEvent(now, "replied", author), updated_at=now)
 
 
-def resolved(d: Draft, decision: str | None, wontfix: bool, decider: str, now: str,
+def _resolved(d: Draft, decision: str | None, wontfix: bool, decider: str, now: str,
              code: Snapshot | None = None) -> Draft:
     """Idempotent: resolving a resolved thread changes nothing and keeps resolved_at. `code`:
     the code where the thread is now (its current position), kept for review-pair exports."""
@@ -157,7 +158,7 @@ def resolved(d: Draft, decision: str | None, wontfix: bool, decider: str, now: s
     return d.update(event, status=target, resolved_at=resolved_at, decision=dec, updated_at=now, snapshots=snaps)
 
 
-def reopened(d: Draft, by: str, now: str) -> Draft:
+def _reopened(d: Draft, by: str, now: str) -> Draft:
     """Reopening keeps the earlier decision: it stays on the thread and in its history."""
     t = d.thread
     if t.status == "open":
@@ -167,7 +168,7 @@ def reopened(d: Draft, by: str, now: str) -> Draft:
     return d.update(HistoryEvent(now, "reopened", by, details), status="open", resolved_at=None, updated_at=now)
 
 
-def edited(d: Draft, body: str, by: str, now: str) -> Draft:
+def _edited(d: Draft, body: str, by: str, now: str) -> Draft:
     """The first comment's new text; the old one stays in the history."""
     first = d.comments[0]
     if first.body == body:
@@ -176,7 +177,7 @@ def edited(d: Draft, body: str, by: str, now: str) -> Draft:
     return d.update(HistoryEvent(now, "edited", by, {"previous_body": first.body}), updated_at=now)
 
 
-def moved(d: Draft, anchor: Anchor, by: str, now: str) -> Draft:
+def _moved(d: Draft, anchor: Anchor, by: str, now: str) -> Draft:
     """Re-anchored at a place a person or agent chose: it keeps its id, comments and history."""
     was = d.thread.anchor
     event = HistoryEvent(now, "moved", by, {
@@ -184,6 +185,33 @@ def moved(d: Draft, anchor: Anchor, by: str, now: str) -> Draft:
         "to": {"file": anchor.file, "line_start": anchor.line_start, "line_end": anchor.line_end}})
     return d.update(event, anchor=anchor, health="anchored", anchor_method="moved_by_user", anchor_confidence=1.0,
                     updated_at=now)
+
+
+def replied(t: Thread, body: str, author: str, author_type: str, now: str) -> Thread:
+    return _on(t, _replied, body, author, author_type, now)
+
+
+def resolved(t: Thread, decision: str | None, wontfix: bool, decider: str, now: str,
+             code: Snapshot | None = None) -> Thread:
+    return _on(t, _resolved, decision, wontfix, decider, now, code)
+
+
+def reopened(t: Thread, by: str, now: str) -> Thread:
+    return _on(t, _reopened, by, now)
+
+
+def edited(t: Thread, body: str, by: str, now: str) -> Thread:
+    return _on(t, _edited, body, by, now)
+
+
+def moved(t: Thread, anchor: Anchor, by: str, now: str) -> Thread:
+    return _on(t, _moved, anchor, by, now)
+
+
+def _on(t: Thread, rule: Callable[..., Draft], *args: Any) -> Thread:
+    """A rule applied to a whole thread (a write, an import): `t` itself when it changes nothing."""
+    d = rule(Draft(t), *args)
+    return d.done() if d.changed else t
 
 
 def merged(a: Thread, b: Thread) -> Thread:
