@@ -19,6 +19,7 @@ from typing import Any, BinaryIO
 import msgspec
 import orjson
 
+from limpet.anchoring import language_for
 from limpet.exporters._base import Exporter
 from limpet.exporters._excerpt import Excerpt, LineCache, excerpt, fence, fence_language
 from limpet.exporters._pairs import code_changed, normalized, pair_code
@@ -54,7 +55,7 @@ def _str_or_none(value: object) -> str | None:
     return None if value is None else str(value)
 
 
-def _metadata(item: ExportItem, language: str, options: ExportOptions, red: Redactor | None = None) -> dict[str, Any]:
+def _metadata(item: ExportItem, options: ExportOptions, red: Redactor | None = None) -> dict[str, Any]:
     t, a = item.thread, item.thread.anchor
     return {
         "thread_id": t.id,
@@ -63,7 +64,7 @@ def _metadata(item: ExportItem, language: str, options: ExportOptions, red: Reda
         "commit": item.commit,
         "split": split_of(item.repository, options.split_shares),
         "file": a.file,
-        "language": language,
+        "language": language_for(a.file, item.source or b""),  # limpet's name, as in Parquet (null: unknown)
         "line_start": a.line_start,
         "line_end": a.line_end,
         "symbol": a.symbol,
@@ -114,7 +115,7 @@ def comment_record(
     symbol = f", in {a.symbol}" if a.symbol else ""
     code = _keep(ex.text, a.file, red) or ""
     prompt = f"Analyze this code:\nFile: {a.file} ({where}{symbol})\n{fence(code, language)}"
-    meta = _metadata(item, language, options, red)
+    meta = _metadata(item, options, red)
     meta.update(context_lines=context, context_start=ex.start, context_end=ex.end, code_origin=ex.origin)
     return {"prompt": prompt, "completion": _keep(_completion(item.thread), red=red), "metadata": meta}
 
@@ -155,7 +156,7 @@ def review_pair_record(
         "thread": comments,
         "after": after,
         "decision": decision,
-        "metadata": _metadata(item, language, options, red),
+        "metadata": _metadata(item, options, red),
     }
 
 
