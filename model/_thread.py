@@ -135,6 +135,14 @@ class Thread(msgspec.Struct, frozen=True, gc=False):
         return self.anchor.file
 
     @property
+    def line_start(self) -> int:
+        return self.anchor.line_start
+
+    @property
+    def line_end(self) -> int:
+        return self.anchor.line_end
+
+    @property
     def body(self) -> str:
         return self.comments[0].body if self.comments else ""
 

@@ -5,7 +5,9 @@
     operations/  the operation registry: each tool declared once (arguments, result, text)
     mcp/         the MCP door (stdio and Streamable HTTP): tools, resources, prompts
     http/        the HTTP door: the web page (static/), its JSON API, plain tool endpoints
-    cli/         the command line
+    cli/         the command line, a thin layer over the library
+    library/     not a part: the folder of `limpet` itself, the Python API (docs/api.md)
 
-Nothing imports this package; it imports everything else.
+Only the library (`limpet`, through the core) imports into this package; it imports
+everything else.
 """

@@ -4,61 +4,133 @@ module reaches into another part's private names."""
 from __future__ import annotations
 
 import ast
+import json
+import shutil
+import subprocess
+import sys
+import tomllib
 from pathlib import Path
 
-import grimp
 import pytest
-from importlinter.cli import lint_imports
 
 ROOT = Path(__file__).resolve().parents[1]
-FOLDERS = {"model": "limpet.model", "anchoring": "limpet.anchoring", "exporters": "limpet.exporters",
-           "prompts": "limpet.prompts", "server": "limpet.server"}
+_SETUP = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
+PACKAGE_DIRS: dict[str, str] = _SETUP["package-dir"]  # "limpet" -> "server/library", "limpet.model" -> "model", ...
+PACKAGES: list[str] = _SETUP["packages"]
+
+
+def _folder_of(package: str) -> Path:
+    """A package's folder in the checkout, by pyproject's package-dir (as setuptools reads it)."""
+    mapped = max((p for p in PACKAGE_DIRS if package == p or package.startswith(p + ".")), key=len)
+    return ROOT / PACKAGE_DIRS[mapped] / Path(*package[len(mapped):].split(".")[1:])
 
 
 def _modules() -> list[tuple[str, Path, ast.Module]]:
     out = []
-    for folder, package in FOLDERS.items():
-        for path in sorted((ROOT / folder).rglob("*.py")):
-            rel = path.relative_to(ROOT / folder).with_suffix("")
-            parts = [p for p in rel.parts if p != "__init__"]
-            out.append((".".join([package, *parts]), path, ast.parse(path.read_text(encoding="utf-8"))))
+    for package in PACKAGES:
+        for path in sorted(_folder_of(package).glob("*.py")):
+            name = package if path.stem == "__init__" else f"{package}.{path.stem}"
+            out.append((name, path, ast.parse(path.read_text(encoding="utf-8"))))
     return out
 
 
 MODULES = _modules()
+LIBRARY = {m for m, path, _ in MODULES if path.parent == _folder_of("limpet")}  # the package `limpet` itself
 
 
 def _package_of(module: str, path: Path) -> str:
     return module if path.name == "__init__.py" else module.rsplit(".", 1)[0]
 
 
-def test_the_layer_contracts_hold():
+def _imported(tree: ast.Module) -> list[str]:
+    """The modules a module imports (absolute imports; relative ones are not used)."""
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            out.append(node.module)
+        elif isinstance(node, ast.Import):
+            out += [a.name for a in node.names]
+    return out
+
+
+@pytest.fixture(scope="module")
+def installed_graph(tmp_path_factory) -> dict:
+    """import-linter and grimp over the package laid out as a wheel installs it (each package's
+    modules in its folder under limpet/): in a checkout `limpet` is server/library and its
+    subpackages live elsewhere, which grimp cannot walk. Run in a fresh interpreter, whose
+    `limpet` is that copy."""
+    site = tmp_path_factory.mktemp("installed")
+    for package in PACKAGES:
+        target = site.joinpath(*package.split("."))
+        target.mkdir(parents=True, exist_ok=True)
+        for path in _folder_of(package).glob("*.py"):
+            shutil.copyfile(path, target / path.name)
+    script = f"""
+import json, sys
+import grimp
+from importlinter.cli import lint_imports
+assert sys.modules.get("limpet") is None
+import limpet
+assert limpet.__file__.startswith({str(site)!r}), limpet.__file__
+contracts = lint_imports(config_filename={str(ROOT / "pyproject.toml")!r}, no_cache=True)
+graph = grimp.build_graph("limpet", cache_dir=None)
+cycles = []
+for module in sorted(graph.modules):
+    for imported in graph.find_modules_directly_imported_by(module):
+        chain = graph.find_shortest_chain(importer=imported, imported=module)
+        if chain:
+            cycles.append(" -> ".join((module, *chain)))
+print(json.dumps({{"contracts": contracts, "cycles": cycles, "modules": len(graph.modules)}}))
+"""
+    done = subprocess.run([sys.executable, "-c", script], cwd=site, env={"PYTHONPATH": str(site), "PATH": ""},
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    result["output"] = done.stdout
+    return result
+
+
+def test_every_folder_of_python_modules_is_a_package_pyproject_lists():
+    # a folder left out of `packages` would be missing from the wheel and from these checks
+    folders = {path.parent for top in {_folder_of(p).relative_to(ROOT).parts[0] for p in PACKAGE_DIRS}
+               for path in (ROOT / top).rglob("*.py")}
+    assert sorted(map(str, folders)) == sorted(str(_folder_of(p)) for p in PACKAGES)
+
+
+def test_the_installed_layout_holds_every_module(installed_graph):
+    assert installed_graph["modules"] == len(MODULES)
+
+
+def test_the_layer_contracts_hold(installed_graph):
     # pyproject.toml [tool.importlinter]: packages, server parts, only the core below the doors
-    assert lint_imports(config_filename=str(ROOT / "pyproject.toml"), no_cache=True) == 0
+    assert installed_graph["contracts"] == 0, installed_graph["output"][-4000:]
 
 
-def test_no_import_cycles_not_even_for_type_checking():
-    graph = grimp.build_graph(*FOLDERS.values(), cache_dir=None)
-    cycles = []
-    for module in sorted(graph.modules):
-        for imported in graph.find_modules_directly_imported_by(module):
-            chain = graph.find_shortest_chain(importer=imported, imported=module)
-            if chain:
-                cycles.append(" -> ".join((module, *chain)))
-    assert cycles == []
+def test_no_import_cycles_not_even_for_type_checking(installed_graph):
+    assert installed_graph["cycles"] == []
+
+
+@pytest.mark.parametrize("module,path,tree", MODULES, ids=[m[0] for m in MODULES])
+def test_the_library_reaches_the_server_through_the_core_and_only_the_cli_uses_it(module, path, tree):
+    # The library (`limpet` itself) is a door: above the core, below the command line, which is
+    # a thin layer over it; nothing else imports it.
+    for name in _imported(tree):
+        if module in LIBRARY:
+            if name.startswith("limpet.server"):
+                assert name == "limpet.server.core", f"{module} imports {name}: the library uses the core's Service"
+            assert not name.startswith("limpet.anchoring"), f"{module} imports the engine: the core does that"
+        elif not module.startswith("limpet.server.cli"):
+            assert name not in LIBRARY, f"{module} imports the library ({name}): only the command line may"
 
 
 @pytest.mark.parametrize("module,path,tree", MODULES, ids=[m[0] for m in MODULES])
 def test_private_modules_are_imported_only_from_their_own_package(module, path, tree):
     own = _package_of(module, path)
-    for node in ast.walk(tree):
-        names = [node.module] if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module else \
-            [a.name for a in node.names] if isinstance(node, ast.Import) else []
-        for name in names:
-            parts = name.split(".")
-            private = next((i for i, p in enumerate(parts) if p.startswith("_")), None)
-            if private is not None and name.startswith("limpet."):
-                assert ".".join(parts[:private]) == own, f"{module} imports {name}: use its package's public names"
+    for name in _imported(tree):
+        parts = name.split(".")
+        private = next((i for i, p in enumerate(parts) if p.startswith("_")), None)
+        if private is not None and name.startswith("limpet."):
+            assert ".".join(parts[:private]) == own, f"{module} imports {name}: use its package's public names"
 
 
 @pytest.mark.parametrize("module,path,tree", MODULES, ids=[m[0] for m in MODULES])

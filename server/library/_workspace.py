@@ -1,0 +1,181 @@
+"""`limpet.Workspace`: one checkout's threads, as Python calls (docs/api.md).
+
+A thin door over the core's `Service`, like the operations: every method calls the Service
+method the matching tool calls, so the rules, the anchoring and the errors are the same ones
+MCP, HTTP, the editor and the CLI meet. Values are the model's (`limpet.model.Thread`, ...);
+failures are the model's typed errors (`LimpetError` and its subclasses), with a code, a
+message and the argument at fault, named by this API's parameter names.
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+from bisect import bisect_right
+from collections.abc import Iterator
+from pathlib import Path
+from types import TracebackType
+from typing import IO, Any
+
+from limpet.model import AUTHOR_TYPES, HEALTHS, STATUSES, TAGS, InvalidArgument, Thread
+from limpet.server.core import (
+    ReconcileReport,
+    Service,
+    ThreadFilter,
+    export_workspaces,
+    flush_all,
+    instant,
+    local_author,
+)
+
+__all__ = ["Workspace"]
+
+PAGE = 1_000  # threads fetched at a time by `threads()`
+
+# A script that never calls close() still leaves its re-anchoring results to the next process.
+atexit.register(flush_all)
+
+
+def _key(t: Thread) -> tuple[str, int, str]:
+    return (t.anchor.file, t.anchor.line_start, t.id)
+
+
+def _checked(value: str | None, allowed: tuple[str, ...], field: str) -> str | None:
+    """A vocabulary word (None passes): INVALID_ARGUMENT naming `field` otherwise."""
+    if value is not None and value not in allowed:
+        raise InvalidArgument(f"{field} must be one of {', '.join(allowed)}", field=field,
+                              details={field: str(value)[:40]})
+    return value
+
+
+class Workspace:
+    """The threads of the checkout at `path` (a folder; its `.limpet/` is made on the first
+    write). `author` and `author_type` are who writes when a call does not say (default: the
+    person at this machine, $LIMPET_AUTHOR or the login name, as a human)."""
+
+    def __init__(self, path: str | os.PathLike[str] = ".", *, author: str | None = None,
+                 author_type: str = "human") -> None:
+        self.author_type = _checked(author_type, AUTHOR_TYPES, "author_type") or "human"
+        self.author = author or local_author()
+        self.service = Service(path)  # the core; for what this API does not cover yet
+
+    @property
+    def root(self) -> Path:
+        return self.service.root
+
+    def __repr__(self) -> str:
+        return f"limpet.Workspace({str(self.root)!r})"
+
+    # -- reading ------------------------------------------------------------------------------
+    def thread(self, id: str) -> Thread:
+        """One thread at its current position (re-anchored first if its file changed). `id`: a
+        thread id or a unique prefix of one (`c_17637`, or `17637`)."""
+        return self.service.get(self.resolve_id(id))
+
+    def resolve_id(self, id: str, field: str = "id") -> str:
+        """The full id of the one thread whose id starts with `id` (THREAD_NOT_FOUND, or
+        INVALID_ARGUMENT listing the candidates when several do)."""
+        return self.service.resolve_thread_id(id, field)
+
+    def threads(self, *, file: str | None = None, status: str | None = None, health: str | None = None,
+                tag: str | None = None, author: str | None = None) -> Iterator[Thread]:
+        """Threads ordered by file, then line, then id, at their current positions; each filter
+        given narrows them (`file`: a workspace-relative path or a glob such as 'src/**/*.py').
+        An iterator: threads are fetched a page at a time as it is read, and a page continues
+        after the last thread the previous one gave (as the listing tools' cursors do), so
+        threads added or deleted meanwhile neither repeat nor shift the rest. The arguments are
+        checked at the call, not at the first thread."""
+        flt = ThreadFilter(file=self.service.normalize(file) if file else None,
+                           status=_checked(status, STATUSES, "status"), health=_checked(health, HEALTHS, "health"),
+                           tag=_checked(tag, TAGS, "tag"), author=author)
+        return self._pages(flt)
+
+    def _pages(self, flt: ThreadFilter) -> Iterator[Thread]:
+        after: tuple[str, int, str] | None = None
+        while True:
+            threads = self.service.threads(flt)
+            start = bisect_right(threads, after, key=_key) if after is not None else 0
+            page = threads[start:start + PAGE]
+            yield from page
+            if len(page) < PAGE:
+                return
+            after = _key(page[-1])
+
+    # -- writing ------------------------------------------------------------------------------
+    def add(self, file: str, line_start: int, line_end: int | None = None, body: str = "", *, tag: str = "NOTE",
+            author: str | None = None, author_type: str | None = None) -> Thread:
+        """Start a thread on lines line_start..line_end (1-based, inclusive; without line_end,
+        the one line) of `file`, anchored to the code there so it follows it through edits."""
+        return self.service.add(file, line_start, line_start if line_end is None else line_end, body,
+                                tag=_checked(tag, TAGS, "tag") or "NOTE", author=author or self.author,
+                                author_type=_checked(author_type, AUTHOR_TYPES, "author_type") or self.author_type)
+
+    def reply(self, id: str, body: str, *, author: str | None = None, author_type: str | None = None) -> Thread:
+        """Append a reply (replies always append; concurrent ones all land)."""
+        return self.service.reply(self.resolve_id(id), body, author=author or self.author,
+                                  author_type=_checked(author_type, AUTHOR_TYPES, "author_type") or self.author_type)
+
+    def resolve(self, id: str, decision: str | None = None, *, wontfix: bool = False,
+                author: str | None = None) -> Thread:
+        """Resolve the thread (or close it as won't fix), keeping `decision` and the code as it
+        is now. Idempotent: resolving a resolved thread keeps its resolved_at."""
+        return self.service.resolve(self.resolve_id(id), decision=decision, wontfix=wontfix,
+                                    decider=author or self.author)
+
+    def reopen(self, id: str, *, author: str | None = None) -> Thread:
+        """Reopen a resolved or won't-fix thread; the earlier decision stays in its history."""
+        return self.service.reopen(self.resolve_id(id), by=author or self.author)
+
+    def edit(self, id: str, body: str, *, author: str | None = None) -> Thread:
+        """Replace the first comment's text; the old text stays in the history."""
+        return self.service.edit(self.resolve_id(id), body, by=author or self.author)
+
+    def move(self, id: str, file: str, line_start: int, line_end: int | None = None, *,
+             author: str | None = None) -> Thread:
+        """Anchor the thread at lines line_start..line_end of `file` (without line_end: keeping
+        its number of lines); it keeps its id, comments and history."""
+        return self.service.move(self.resolve_id(id), file, line_start, line_end=line_end, by=author or self.author)
+
+    def delete(self, id: str) -> Thread:
+        """Delete the thread and its replies (a tombstone: its file keeps the history). Returns
+        the thread as it was."""
+        return self.service.delete(self.resolve_id(id))
+
+    def reconcile(self, file: str | None = None) -> ReconcileReport:
+        """Re-anchor threads whose code changed (all files, or one); safe to repeat. The report
+        has `counts` per health, `checked`, the `changed` threads and store files that could
+        not be read (`problems`, kept as they are). Writes only derived state."""
+        return self.service.reconcile(file)
+
+    # -- exports ------------------------------------------------------------------------------
+    def export(self, format: str, path: str | os.PathLike[str] | IO[bytes], *, file: str | None = None,
+               status: str | None = None, health: str | None = None, tag: str | None = None,
+               author: str | None = None, since: str | None = None, **options: Any) -> Any:
+        """Write the matching threads to `path` (a file, a folder for partitioned Parquet, a
+        table for delta, or a binary stream) in `format` (limpet.FORMATS, and any format the
+        exporters' registry knows). `since`: only threads changed at or after this ISO 8601
+        instant. `options` go to the exporter unchanged (context_lines, task, partition_by,
+        row_group_size, keep_secrets, ...: docs/export-formats.md). Returns the exporter's
+        ExportResult (format, count, bytes_written, path, secrets, warnings)."""
+        try:
+            updated_since = instant(since) if since is not None else None
+        except ValueError as exc:
+            raise InvalidArgument(f"since {since!r} {exc}", field="since") from None
+        flt = ThreadFilter(file=self.service.normalize(file) if file else None,
+                           status=_checked(status, STATUSES, "status"), health=_checked(health, HEALTHS, "health"),
+                           tag=_checked(tag, TAGS, "tag"), author=author, updated_since=updated_since)
+        out = os.fspath(path) if isinstance(path, os.PathLike) else path
+        return export_workspaces([self.service], format, flt, out, **options)
+
+    # -- the end ------------------------------------------------------------------------------
+    def close(self) -> None:
+        """Save re-anchoring results computed so far to the derived cache (also done when the
+        process exits); the workspace stays usable."""
+        self.service.flush()
+
+    def __enter__(self) -> Workspace:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.close()

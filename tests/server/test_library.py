@@ -1,0 +1,136 @@
+"""limpet.Workspace, the Python API (docs/api.md): one checkout's threads as Python calls, with
+the rules and typed errors every door shares."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import limpet
+
+
+@pytest.fixture
+def ws(workspace: Path) -> limpet.Workspace:
+    return limpet.Workspace(workspace, author="alice")
+
+
+def test_a_thread_is_added_read_and_listed_with_its_place_and_comments(ws):
+    t = ws.add("src/auth.py", 10, 14, "Handle expired tokens", tag="TODO")
+    assert (t.file, t.line_start, t.line_end, t.health, t.status, t.tag) == \
+        ("src/auth.py", 10, 14, "anchored", "open", "TODO")
+    assert [(c.body, c.author, c.author_type) for c in t.comments] == [("Handle expired tokens", "alice", "human")]
+    assert ws.thread(t.id) == t
+    assert [x.id for x in ws.threads()] == [t.id]
+
+
+def test_one_line_is_the_default_span_and_a_thread_can_be_found_by_a_prefix_of_its_id(ws):
+    t = ws.add("src/auth.py", 17, body="double it")
+    assert (t.line_start, t.line_end) == (17, 17)
+    assert ws.thread(t.id[:12]).id == t.id
+
+
+def test_replies_resolution_reopening_edits_and_moves_keep_one_thread(ws):
+    t = ws.add("src/auth.py", 10, 14, "Handle expired tokens")
+    ws.reply(t.id, "On it", author="bob", author_type="agent")
+    resolved = ws.resolve(t.id, decision="Checked in 4f2a")
+    assert resolved.status == "resolved" and resolved.decision.summary == "Checked in 4f2a"
+    assert ws.resolve(t.id, wontfix=True).status == "wontfix"
+    reopened = ws.reopen(t.id)
+    assert reopened.status == "open" and reopened.decision is not None  # the decision is kept
+    assert ws.edit(t.id, "Handle expired and empty tokens").comments[0].body == "Handle expired and empty tokens"
+    moved = ws.move(t.id, "src/auth.py", 17)
+    assert (moved.file, moved.line_start, moved.line_end) == ("src/auth.py", 17, 18)  # its 4 extra lines, cut at the file's end
+    final = ws.thread(t.id)
+    assert [(c.body, c.author) for c in final.comments] == [("Handle expired and empty tokens", "alice"),
+                                                              ("On it", "bob")]
+    assert [h.event for h in final.history] == ["created", "replied", "resolved", "wontfix", "reopened", "edited",
+                                                "moved"]
+
+
+def test_a_deleted_thread_is_gone_from_every_read(ws):
+    t = ws.add("src/auth.py", 17, 18, "double it")
+    assert ws.delete(t.id).id == t.id
+    assert list(ws.threads()) == []
+    with pytest.raises(limpet.ThreadNotFound):
+        ws.thread(t.id)
+
+
+def test_threads_are_filtered_and_ordered_by_file_then_line(ws):
+    a = ws.add("src/auth.py", 17, 18, "later", tag="FIXME")
+    b = ws.add("src/auth.py", 10, 14, "earlier")
+    c = ws.add("main.go", 5, 7, "go", author="carol")
+    ws.resolve(b.id)
+    assert [t.id for t in ws.threads()] == [c.id, b.id, a.id]
+    assert [t.id for t in ws.threads(file="src/**/*.py")] == [b.id, a.id]
+    assert [t.id for t in ws.threads(status="open")] == [c.id, a.id]
+    assert [t.id for t in ws.threads(tag="FIXME")] == [a.id]
+    assert [t.id for t in ws.threads(author="carol")] == [c.id]
+    assert [t.id for t in ws.threads(health="anchored")] == [c.id, b.id, a.id]
+
+
+def test_threads_are_read_a_page_at_a_time_continuing_after_the_last_one_given(ws, monkeypatch):
+    from limpet import _workspace
+
+    monkeypatch.setattr(_workspace, "PAGE", 2)
+    made = [ws.add("src/auth.py", line, line, f"line {line}") for line in (1, 4, 7, 10, 17)]
+    seen = ws.threads()
+    first = [next(seen), next(seen)]
+    ws.add("src/auth.py", 2, 2, "added meanwhile, before the cursor")  # not seen: it sorts before
+    assert [t.id for t in first + list(seen)] == [t.id for t in made]
+
+
+def test_reconcile_follows_the_code_and_reports_what_changed(ws, workspace):
+    t = ws.add("src/auth.py", 17, 18, "double it")
+    path = workspace / "src/auth.py"
+    path.write_text("# a new first line\n\n" + path.read_text())
+    report = ws.reconcile()
+    assert report.checked == 1 and report.counts["anchored"] == 1
+    assert [(x.id, x.line_start) for x in report.changed] == [(t.id, 19)]
+    assert ws.thread(t.id).line_start == 19
+
+
+def test_export_passes_format_and_options_to_the_exporters(ws, workspace):
+    ws.add("src/auth.py", 17, 18, "double it", tag="FIXME")
+    ws.add("main.go", 5, 7, "go")
+    result = ws.export("jsonl", workspace / "out.jsonl", tag="FIXME", context_lines=0)
+    assert (result.format, result.count) == ("jsonl", 1)
+    rows = [json.loads(line) for line in (workspace / "out.jsonl").read_text().splitlines()]
+    assert [r["metadata"]["tag"] for r in rows] == ["FIXME"]
+
+
+@pytest.mark.parametrize("call,error,field", [
+    (lambda ws: ws.add("src/auth.py", 1, 999, "x"), limpet.InvalidAnchor, "line_end"),
+    (lambda ws: ws.add("../outside.py", 1, 1, "x"), limpet.InvalidPath, "file"),
+    (lambda ws: ws.add("missing.py", 1, 1, "x"), limpet.FileNotFound, "file"),
+    (lambda ws: ws.add("src/auth.py", 1, 1, ""), limpet.InvalidArgument, "body"),
+    (lambda ws: ws.add("src/auth.py", 1, 1, "x", tag="URGENT"), limpet.InvalidArgument, "tag"),
+    (lambda ws: ws.threads(status="done"), limpet.InvalidArgument, "status"),
+    (lambda ws: ws.thread("c_0000000000000000"), limpet.ThreadNotFound, "id"),
+    (lambda ws: ws.reply("nonsense!", "x"), limpet.InvalidArgument, "id"),
+    (lambda ws: ws.export("nope", "out.x"), limpet.InvalidArgument, None),
+    (lambda ws: ws.export("json", "out.json", since="yesterday"), limpet.InvalidArgument, "since"),
+])
+def test_bad_input_is_a_typed_error_naming_the_argument(ws, call, error, field):
+    with pytest.raises(error) as caught:
+        call(ws)
+    assert isinstance(caught.value, limpet.LimpetError) and caught.value.code
+    if field is not None:
+        assert caught.value.field == field
+
+
+def test_the_api_and_the_tools_write_the_same_threads(ws, workspace):
+    from limpet.server.core import Service
+    from limpet.server.operations import invoke
+
+    t = ws.add("src/auth.py", 10, 14, "Handle expired tokens")
+    _, shown = invoke(Service(workspace), "comment_show", {"thread_id": t.id})
+    assert shown["thread"] == ws.thread(t.id).to_wire()
+
+
+def test_docs_api_names_everything_the_package_exports():
+    documented = (Path(__file__).resolve().parents[2] / "docs/api.md").read_text(encoding="utf-8")
+    assert [name for name in limpet.__all__ if f"`{name}`" not in documented] == []
+    for cls in (c for c in vars(limpet).values() if isinstance(c, type) and issubclass(c, limpet.LimpetError)):
+        assert f"`{cls.code}`" in documented or cls is limpet.LimpetError, cls
