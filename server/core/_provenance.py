@@ -42,7 +42,7 @@ def repository_identity(remote: str | None, folder: str) -> str:
             return _last_folder(parts.path) or folder
         return _join(parts.hostname.lower(), parts.path)
     scp = _SCP.match(remote)
-    if scp and not remote.startswith(("/", ".")) and "\\" not in remote:
+    if scp and len(scp["host"]) > 1 and not remote.startswith(("/", ".")) and "\\" not in remote:  # C:\x is a path
         return _join(scp["host"].lower(), scp["path"])
     return _last_folder(remote) or folder  # a local path
 
@@ -54,7 +54,7 @@ def _join(host: str, path: str) -> str:
 
 
 def _last_folder(path: str) -> str:
-    name = Path(path.rstrip("/\\")).name
+    name = re.split(r"[\\/]", path.rstrip("/\\"))[-1]
     return name.removesuffix(".git")
 
 
