@@ -15,7 +15,7 @@ from bisect import bisect_right
 from collections.abc import Iterator
 from pathlib import Path
 from types import TracebackType
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from limpet.model import AUTHOR_TYPES, HEALTHS, STATUSES, TAGS, InvalidArgument, Thread
 from limpet.server.core import (
@@ -27,6 +27,9 @@ from limpet.server.core import (
     instant,
     local_author,
 )
+
+if TYPE_CHECKING:  # the import's module loads when an import runs
+    from limpet.server.core import GithubImportReport
 
 __all__ = ["Workspace"]
 
@@ -166,6 +169,19 @@ class Workspace:
                            tag=_checked(tag, TAGS, "tag"), author=author, updated_since=updated_since)
         out = os.fspath(path) if isinstance(path, os.PathLike) else path
         return export_workspaces([self.service], format, flt, out, **options)
+
+    # -- imports ------------------------------------------------------------------------------
+    def import_github(self, comments: bytes | str | os.PathLike[str] | IO[bytes],
+                      review_threads: bytes | str | os.PathLike[str] | IO[bytes] | None = None) -> GithubImportReport:
+        """A pull request's review comments as threads (docs/github.md). `comments`: the JSON
+        `gh api repos/OWNER/REPO/pulls/N/comments --paginate` prints, as bytes, a path or a
+        binary stream; `review_threads` (optional): GraphQL reviewThreads JSON, for which are
+        resolved. Outdated comments are anchored where they were written, in that commit's
+        version of the file, and follow the code to the working tree; LEFT-side comments and
+        comments on files that are gone are orphans; importing again adds nothing. Returns the
+        report: `imported` (each new thread and where it landed), `updated`, `unchanged`,
+        `left_out`; `to_dict()` as the CLI's --json prints it."""
+        return self.service.import_github(comments, review_threads)
 
     # -- the end ------------------------------------------------------------------------------
     def close(self) -> None:

@@ -134,3 +134,21 @@ def test_docs_api_names_everything_the_package_exports():
     assert [name for name in limpet.__all__ if f"`{name}`" not in documented] == []
     for cls in (c for c in vars(limpet).values() if isinstance(c, type) and issubclass(c, limpet.LimpetError)):
         assert f"`{cls.code}`" in documented or cls is limpet.LimpetError, cls
+
+
+def test_import_github_brings_a_pull_request_s_comments_to_the_working_tree(tmp_path):
+    from github_support import FIXTURES, build_pull_request_repo
+
+    root = tmp_path / "calc"
+    build_pull_request_repo(root)
+    ws = limpet.Workspace(root)
+    report = ws.import_github(FIXTURES / "pull_comments.json", (FIXTURES / "review_threads.json").read_bytes())
+    landed = {t["comment_id"]: (t["file"], t["line_start"], t["health"], t["outdated"]) for t in report.imported}
+    assert landed[104] == ("src/calc.py", 15, "anchored", True)  # line 8 of an earlier push, followed here
+    assert landed[106][2] == "orphaned"  # on lines the pull request deleted
+    assert {t.status for t in ws.threads() if t.comments[0].author == "bob"} == {"resolved", "open"}
+    again = ws.import_github((FIXTURES / "pull_comments.json").read_bytes())
+    assert (again.imported, again.updated, len(again.unchanged)) == ([], [], 6)
+    assert json.loads(json.dumps(again.to_dict()))["unchanged"] == 6
+    result = ws.export("sarif", tmp_path / "threads.sarif")
+    assert (result.format, result.count) == ("sarif", 5)  # one result per open thread
