@@ -202,6 +202,8 @@ def _import_github(svc: Service, file: str, review_threads: str | None, as_json:
             + (f" at {was['commit_id'][:7]}" if was["commit_id"] else "")
         notes = [n for n, on in (("outdated", t["outdated"]), ("whole file: anchored at line 1",
                  t["subject_type"] == "file"), ("LEFT side: deleted lines", t["side"] == "LEFT"),
+                 ("its commit is not in this clone: found by its diff hunk",
+                  t["placed_on"] == "diff_hunk" and t["side"] != "LEFT"),
                  (t["status"], t["status"] != "open")) if on]
         click.echo(f"  {t['thread_id']}  #{t['comment_id']} -> {t['file']}:{lines} {t['health']}"
                    f"  (from {origin}{'; ' + ', '.join(notes) if notes else ''})")

@@ -100,3 +100,15 @@ def test_an_export_for_github_warns_when_files_differ_from_the_commit_it_names(l
     git(root, "commit", "-qam", "third")
     proc = run(limpet_cmd, root, "export", "--format", "github-review", "-o", str(tmp_path / "r.json"), "--json")
     assert "warnings" not in json.loads(proc.stdout)
+
+
+def test_import_says_when_a_comment_s_commit_is_not_in_the_clone(limpet_cmd, tmp_path):
+    from github_support import CALC_SECOND
+
+    plain = tmp_path / "plain"
+    (plain / "src").mkdir(parents=True)
+    (plain / "src" / "calc.py").write_text(CALC_SECOND)
+    out = run(limpet_cmd, plain, "import", "--format", "github", str(COMMENTS)).stdout
+    line = next(x for x in out.splitlines() if "#104 ->" in x)
+    assert line.endswith("src/calc.py:8 anchored  (from line 8; outdated, its commit is not in this clone: found "
+                         "by its diff hunk)")
