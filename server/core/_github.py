@@ -246,14 +246,16 @@ class GithubImport:
             return self._from_commit(rel, c.commit_id or c.original_commit_id, (1, 1)) \
                 or self._orphan(rel, (1, 1), None)
         if c.side == "LEFT":
-            end = c.line or c.original_line or 1
+            end = c.line or c.original_line or _hunk_end(c.diff_hunk, "LEFT") or 1
             start = (c.start_line or c.original_start_line or end) if c.start_side != "RIGHT" else end
             return self._orphan(rel, (min(start, end), end), c.diff_hunk, side="LEFT")
         if c.line is not None:  # GitHub placed it on the pull request's head
             lines = (_start(c.start_line, c.start_side, c.line), c.line)
             commit = c.commit_id
-        else:
-            end = c.original_line or 1
+        else:  # outdated; an old comment may only have its diff position: the hunk ends at its line
+            end = c.original_line or _hunk_end(c.diff_hunk, "RIGHT")
+            if end is None:
+                return self._orphan(rel, (1, 1), None)
             lines = (_start(c.original_start_line, c.start_side, end), end)
             commit = c.original_commit_id
         found = self._from_commit(rel, commit, lines)
@@ -347,6 +349,12 @@ def _at_lines(anchor: Anchor, lines: tuple[int, int]) -> Anchor:
     import msgspec
 
     return msgspec.structs.replace(anchor, line_start=lines[0], line_end=lines[1])
+
+
+def _hunk_end(hunk: str | None, side: str) -> int | None:
+    """The line a hunk ends at on one side: the commented line (GitHub's hunks end there)."""
+    shown = _hunk_side(hunk, side)
+    return shown[1].count(b"\n") if shown is not None else None
 
 
 def _hunk_side(hunk: str | None, side: str) -> tuple[int, bytes] | None:

@@ -306,3 +306,13 @@ def test_the_input_is_bytes_a_path_or_a_stream_and_is_read_within_its_budget(rep
     with pytest.raises(InvalidArgument) as caught:
         Service(repo).import_github(COMMENTS, review_threads=12)
     assert caught.value.field == "review_threads"
+
+
+def test_a_comment_with_only_its_diff_position_is_placed_by_where_its_hunk_ends(repo):
+    floor = next(c for c in json.loads(COMMENTS) if c["id"] == 104)  # the hunk ends at `return a / b`
+    old_style = dict(floor, id=700, line=None, original_line=None, start_line=None, original_start_line=None)
+    nothing = dict(old_style, id=701, diff_hunk=None)
+    report = Service(repo).import_github(json.dumps([old_style, nothing]).encode())
+    landed = {t["comment_id"]: t for t in report.to_dict()["threads"]}
+    assert (landed[700]["line_start"], landed[700]["health"], landed[700]["from"]["lines"]) == (15, "anchored", [8, 8])
+    assert landed[701]["health"] == "orphaned" and landed[701]["placed_on"] == "none"  # kept, never dropped
