@@ -1,6 +1,6 @@
 """Held-out anchoring cases: candidate anchors of one (before release, after release) pair.
 
-Implements the categories of shared/bench/anchoring/README.md ("how the truth is built") on two full
+Implements the categories of the anchoring benchmark's README.md ("how the truth is built") on two full
 source trees. Conditions that mention "any changed file" or "nowhere" are checked against every
 changed file (or the whole after tree), also when the group later holds only some of them.
 """

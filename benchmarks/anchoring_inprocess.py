@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import os
 import random
 import sys
 import time
@@ -20,7 +21,9 @@ from pathlib import Path
 
 from limpet.anchoring import Baseline, WorkspaceIndex, content_hash, create_anchor, reanchor
 
-BENCH = Path(__file__).resolve().parents[2] / "shared" / "bench" / "anchoring"
+# The public anchoring benchmark is not part of this repository: $ANCHORING_BENCH, else where the
+# development checkout keeps it (beside this one).
+BENCH = Path(os.environ.get("ANCHORING_BENCH") or Path(__file__).resolve().parents[2] / "shared" / "bench" / "anchoring")
 
 
 def load_runner():

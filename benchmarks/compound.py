@@ -10,7 +10,7 @@ expo libraries on npm ship their Android and iOS sources; PyPI sdists and wheels
 
     .venv/bin/python benchmarks/compound.py -v              # download (cached) + build
     .venv/bin/python benchmarks/anchoring_inprocess.py --cases ~/.cache/limpet-compound/cases-compound.jsonl.gz
-    .venv/bin/python ../shared/bench/anchoring/run.py --engine fuzzy --cases ~/.cache/limpet-compound/cases-compound.jsonl.gz
+    .venv/bin/python $ANCHORING_BENCH/run.py --engine fuzzy --cases ~/.cache/limpet-compound/cases-compound.jsonl.gz
 
 `--set b` builds the same recipe over a second, independent package list (PACKAGES_B: none of them in
 set a, the held-out list or the public six) into ~/.cache/limpet-compound-b/cases-compound-b.jsonl.gz,

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Build a held-out anchoring case set from consecutive package releases (PyPI sdists, npm tarballs).
 
-The public benchmark (shared/bench/anchoring/) replays git commits of six repositories; the hidden set
+The public benchmark (the anchoring benchmark) replays git commits of six repositories; the hidden set
 uses other repositories. This builder makes a set in exactly the public case format from packages
 outside the public six, so we can see whether the engine generalizes. A pair of consecutive releases
 plays the part of a (parent, commit) pair; the truth follows the README's construction rules
@@ -9,7 +9,7 @@ plays the part of a (parent, commit) pair; the truth follows the README's constr
 
     .venv/bin/python benchmarks/heldout.py                  # download (cached) + build
     .venv/bin/python benchmarks/anchoring_inprocess.py --cases ~/.cache/limpet-heldout/cases-heldout.jsonl.gz
-    .venv/bin/python ../shared/bench/anchoring/run.py --engine fuzzy --cases ~/.cache/limpet-heldout/cases-heldout.jsonl.gz
+    .venv/bin/python $ANCHORING_BENCH/run.py --engine fuzzy --cases ~/.cache/limpet-heldout/cases-heldout.jsonl.gz
 
 Third-party code and the built cases stay in ~/.cache/limpet-heldout/ (never committed).
 """

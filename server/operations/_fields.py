@@ -19,8 +19,6 @@ __all__ = [
     "AuthorName",
     "AuthorTypeName",
     "Body",
-    "CommentOut",
-    "DecisionOut",
     "FilePath",
     "HealthName",
     "Out",
@@ -82,22 +80,6 @@ def described(tp: Any, description: str) -> Any:
 
 
 NEXT_CURSOR = "Pass as `cursor` for the next page; null on the last page"
-
-
-class CommentOut(Out):
-    id: str
-    body: str
-    author: str
-    author_type: AuthorTypeName
-    created_at: str
-    edited_at: str | None = None
-
-
-class DecisionOut(Out):
-    summary: str
-    decider: str
-    decided_at: str
-    status: str
 
 
 # Top-level fields are typed; nested parts (comments, decision) are described, not spelled out

@@ -21,14 +21,13 @@ the working tree. Each worktree has its own git dir, so its own positions. Outsi
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
 from limpet.model import blake2b
 from limpet.server.store._paths import STORE_DIRNAME
 
-__all__ = ["Places", "SELF_IGNORING", "ensure_private", "git_dir_of", "is_real_dir", "locate", "scratch_folder"]
+__all__ = ["Places", "SELF_IGNORING", "ensure_private", "git_dir_of", "locate", "scratch_folder"]
 
 # Written into private folders that live inside the working tree: they then ignore themselves.
 SELF_IGNORING = "# limpet: private to this checkout, never committed\n*\n"
@@ -101,14 +100,6 @@ def ensure_private(places: Places) -> bool:
     except OSError:
         return False
     return True
-
-
-def is_real_dir(path: Path) -> bool:
-    """A folder that is not a symlink (limpet never writes or reads its store through one)."""
-    try:
-        return os.path.isdir(path) and not os.path.islink(path)
-    except OSError:
-        return False
 
 
 def scratch_folder(places: Places) -> Path | None:

