@@ -8,8 +8,9 @@
 One review comment per open thread placed on code, at its current lines (`start_line` only when
 it spans several); the comment's body is the thread's first comment with the replies quoted
 below it and the thread's id in an HTML comment GitHub does not show. GitHub only takes lines
-the pull request's diff shows; an open orphan has no lines at all, so orphans are listed in the
-review's own body instead of being dropped. Paths are the repository's (`repo_prefix` + the
+the pull request's diff shows: given those (`diff_lines`, from `limpet export --base REF`), a
+thread on other lines is listed in the review's own body instead, as an open orphan (it has no
+lines at all) always is; nothing is dropped. Paths are the repository's (`repo_prefix` + the
 workspace path); `commit_id` is left out when the workspace is not in git (GitHub then takes
 the pull request's newest commit). See docs/github.md.
 """
@@ -72,22 +73,36 @@ def _review_comment(thread: Thread, prefix: str) -> dict[str, Any]:
     return out
 
 
-def _review_body(placed: int, orphans: list[Thread], prefix: str) -> str:
+def _listed(threads: list[Thread], prefix: str, where: str) -> list[str]:
+    return [f"- `{prefix}{t.anchor.file}` ({where} {t.anchor.line_start}) **{t.tag}** {t.body.split(chr(10), 1)[0]}"
+            f" <!-- limpet:{t.id} -->" for t in threads]
+
+
+def _review_body(placed: int, orphans: list[Thread], outside: list[Thread], prefix: str) -> str:
     noun = "thread" if placed == 1 else "threads"
-    lines = [f"limpet: {placed} open {noun} on code" + (", and these open orphans (their code is gone):"
-                                                           if orphans else ".")]
-    for t in orphans:
-        first = t.body.split("\n", 1)[0]
-        lines.append(f"- `{prefix}{t.anchor.file}` (last at line {t.anchor.line_start}) **{t.tag}** {first}"
-                     f" <!-- limpet:{t.id} -->")
+    lines = [f"limpet: {placed} open {noun} on code" + ("." if not orphans and not outside else ":")]
+    if outside:
+        lines.append("\nOpen threads on lines this pull request's diff does not show:")
+        lines.extend(_listed(outside, prefix, "at line"))
+    if orphans:
+        lines.append("\nOpen orphans (their code is gone):")
+        lines.extend(_listed(orphans, prefix, "last at line"))
     return _fit("\n".join(lines))
+
+
+def _in_diff(thread: Thread, diff: dict[str, tuple[tuple[int, int], ...]] | None) -> bool:
+    a = thread.anchor
+    return diff is None or any(first <= a.line_start and a.line_end <= last for first, last in diff.get(a.file, ()))
 
 
 def review(items: list[ExportItem], options: ExportOptions) -> dict[str, Any]:
     prefix = options.repo_prefix
-    placed = [i.thread for i in items if i.thread.health != "orphaned"]
+    diff = dict(options.diff_lines) if options.diff_lines is not None else None
+    on_code = [i.thread for i in items if i.thread.health != "orphaned"]
+    placed = [t for t in on_code if _in_diff(t, diff)]
+    outside = [t for t in on_code if not _in_diff(t, diff)]
     orphans = [i.thread for i in items if i.thread.health == "orphaned"]
-    body: dict[str, Any] = {"body": _review_body(len(placed), orphans, prefix), "event": "COMMENT",
+    body: dict[str, Any] = {"body": _review_body(len(placed), orphans, outside, prefix), "event": "COMMENT",
                             "comments": [_review_comment(t, prefix) for t in placed]}
     if options.head_commit:
         body["commit_id"] = options.head_commit

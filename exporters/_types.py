@@ -103,6 +103,10 @@ class ExportOptions:
     # names files from the repository's root. The service fills both from git; None/"" without it.
     head_commit: str | None = None
     repo_prefix: str = ""
+    # github-review: the lines the pull request's diff shows, per workspace file ((first, last), ...);
+    # a thread elsewhere is listed in the review's body, as GitHub takes comments only there.
+    # None: not known (every placed thread is a comment). The service fills it (`base`).
+    diff_lines: tuple[tuple[str, tuple[tuple[int, int], ...]], ...] | None = None
 
     def __post_init__(self) -> None:
         # Accept "tag,status" and lists from doors, store a normalized tuple.
@@ -155,6 +159,8 @@ class ExportOptions:
         if self.max_chars is not None and (not _is_int(self.max_chars) or self.max_chars < 1):
             raise InvalidArgument("max_chars must be a positive integer", field="max_chars")
         _check_repository(self.head_commit, self.repo_prefix)
+        if self.diff_lines is not None and not _is_diff_lines(self.diff_lines):
+            raise InvalidArgument("diff_lines must be ((path, ((first, last), ...)), ...)", field="diff_lines")
         if self.exported_at is not None and not _is_utc_iso(self.exported_at):
             raise InvalidArgument(
                 "exported_at must be a UTC ISO 8601 timestamp such as 2026-11-22T10:00:00Z",
@@ -190,6 +196,13 @@ def _check_shares(shares: object) -> None:
 
 
 _COMMIT = re.compile(r"[0-9a-f]{40}([0-9a-f]{24})?")  # SHA-1 or SHA-256, as git prints them
+
+
+def _is_diff_lines(value: object) -> bool:
+    return isinstance(value, tuple) and all(
+        isinstance(entry, tuple) and len(entry) == 2 and isinstance(entry[0], str) and isinstance(entry[1], tuple)
+        and all(isinstance(r, tuple) and len(r) == 2 and all(_is_int(n) for n in r) for r in entry[1])
+        for entry in value)
 
 
 def _check_repository(head: object, prefix: object) -> None:

@@ -51,11 +51,14 @@ __all__ = ["export_cmd", "import_cmd"]
               help="review-pairs: only pairs with this label (repeatable).")
 @click.option("--max-chars", type=click.IntRange(min=1), default=None,
               help="review-pairs: only pairs whose prompt and completion are at most this long.")
+@click.option("--base", default=None,
+              help="github-review: the pull request's base (e.g. origin/main); threads on lines its diff does "
+                   "not show go in the review's body, not as comments GitHub would refuse.")
 @click.option("--json", "as_json", is_flag=True, help="Print the export summary as JSON.")
 @click.pass_context
 def export_cmd(ctx, fmt, output, workspaces, file_glob, tag, status, health, author, since, context_lines, task,
                all_pairs, partition_by, row_group_size, splits, storage_options, keep_secrets, labels, max_chars,
-               as_json) -> None:
+               base, as_json) -> None:
     """Export threads as JSON, Markdown, JSONL training data, Parquet, Delta, a GitHub review or SARIF."""
     roots = list(workspaces) or [ctx.find_root().obj["workspace"]]
     try:
@@ -66,7 +69,8 @@ def export_cmd(ctx, fmt, output, workspaces, file_glob, tag, status, health, aut
         if (labels or max_chars) and task != "review-pairs":
             raise InvalidArgument("--label and --max-chars go with --task review-pairs", field="labels")
         more = {"exported_at": utc_now(), "keep_secrets": keep_secrets, "labels": labels, "max_chars": max_chars,
-                "storage_options": _storage(storage_options), **_row_groups(row_group_size), **_shares(splits)}
+                "storage_options": _storage(storage_options), **_row_groups(row_group_size), **_shares(splits),
+                **({"base": base} if base is not None else {})}
         sources = [RepositorySource(r) for r in roots]  # opened one at a time: memory of the largest
         flt = ThreadFilter(tag=tag, status=status, health=health, author=author, updated_since=_since(since))
         total = sources[0].count(flt) if sys.stderr.isatty() and len(sources) == 1 and not file_glob else 0

@@ -72,11 +72,14 @@ def export_workspaces(sources: Sequence[ItemSource], fmt: str, flt: ThreadFilter
 
     exporter = get_exporter(fmt)
     github: dict[str, Any] = {}
+    base = more.pop("base", None)
     if exporter.one_repository:
         if len(sources) > 1:
             raise InvalidArgument(f"A {fmt} export holds one workspace's threads (one repository, one commit)",
                                   field="workspace", details={"workspaces": len(sources)})
-        github = in_repository(sources[0].root) if sources else {}
+        github = in_repository(sources[0].root, base if fmt == "github-review" else None) if sources else {}
+    if base is not None and fmt != "github-review":
+        raise InvalidArgument("base goes with the github-review format", field="base")
     repositories = list(names) if names else distinct_repositories(sources)
     # A Delta table replaces these repositories' rows; a run with --since merges its rows instead.
     options = ExportOptions(context_lines=context_lines, include_source_context=include_source_context,
@@ -113,11 +116,20 @@ def not_as_committed(root: Path, commit: str, files: Iterable[str]) -> str | Non
             f"against that commit; commit (and push) first, or export from a clean checkout")
 
 
-def in_repository(root: Path) -> dict[str, Any]:
+def in_repository(root: Path, base: str | None = None) -> dict[str, Any]:
     """Where GitHub finds the workspace's files: the commit checked out and the workspace
-    folder's path in its repository (the options of the formats for GitHub)."""
+    folder's path in its repository (the options of the formats for GitHub); with `base`, the
+    lines a pull request from HEAD into it shows (`diff_lines`)."""
     _remote, head, prefix = repository_facts(root)
-    return {"head_commit": head, "repo_prefix": f"{prefix}/" if prefix else ""}
+    options: dict[str, Any] = {"head_commit": head, "repo_prefix": f"{prefix}/" if prefix else ""}
+    if base is not None:
+        history = GitHistory.open(root)
+        lines = history.diff_lines(base) if history is not None and isinstance(base, str) else None
+        if lines is None:
+            raise InvalidArgument(f"{base!r} is not a commit or branch of this repository", field="base",
+                                  suggestion="Give the pull request's base branch, e.g. origin/main.")
+        options["diff_lines"] = tuple((path, tuple(ranges)) for path, ranges in sorted(lines.items()))
+    return options
 
 
 def distinct_repositories(sources: Sequence[ItemSource]) -> list[str]:

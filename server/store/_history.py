@@ -92,6 +92,30 @@ class GitHistory:
         names = (diff + untracked).decode("utf-8", "surrogateescape").split("\0")
         return frozenset(name for name in names if name)
 
+    def diff_lines(self, base: str) -> dict[str, list[tuple[int, int]]] | None:
+        """The lines a pull request from HEAD into `base` shows, per workspace file: the new
+        side of each hunk of `git diff base...HEAD` with three lines of context, as GitHub
+        shows it (the lines a review comment may be on). None: `base` is no commit git knows."""
+        if base.startswith("-") or _git(self._root, "rev-parse", "--verify", "--quiet", f"{base}^{{commit}}") is None:
+            return None
+        out = _git(self._root, "-c", "core.quotePath=false", "diff", "-U3", "--no-color", "--no-ext-diff",
+                   "--relative", f"{base}...HEAD", "--")
+        if out is None:
+            return None
+        ranges: dict[str, list[tuple[int, int]]] = {}
+        path: str | None = None
+        for line in out.decode("utf-8", "surrogateescape").split("\n"):
+            if line.startswith("+++ "):
+                name = line[4:]
+                path = name[2:] if name.startswith("b/") else None  # /dev/null: a deleted file
+            elif line.startswith("@@ ") and path is not None:
+                new = line.split(" ")[2]  # +start[,count]
+                start, _, count = new[1:].partition(",")
+                n = int(count) if count else 1
+                if n:
+                    ranges.setdefault(path, []).append((int(start), int(start) + n - 1))
+        return ranges
+
     def read(self, commit: str, path: str) -> bytes | None:
         """`path`'s bytes in `commit` (None: no such file there)."""
         with self._lock:

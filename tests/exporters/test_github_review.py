@@ -85,3 +85,12 @@ def test_a_body_past_github_s_limit_is_cut_and_says_so(items):
 
 def test_order_of_input_does_not_matter(items):
     assert _review(items) == _review(list(reversed(items)))
+
+
+def test_threads_on_lines_the_diff_does_not_show_are_listed_in_the_body(items):
+    # the pull request shows src/auth.py lines 1-9 only: the STAR at 4 and the NOTE at 1 fit, the TODO (8-12) not
+    doc = _review(items, diff_lines=(("src/auth.py", ((1, 9),)),))
+    assert [c["line"] for c in doc["comments"]] == [1, 4]
+    assert ("Open threads on lines this pull request's diff does not show:\n- `src/auth.py` (at line 8) **TODO** "
+            "Handle expired tokens <!-- limpet:c_1763790000000010 -->") in doc["body"]
+    assert _review(items, diff_lines=())["comments"] == []  # a diff that shows nothing: every thread listed

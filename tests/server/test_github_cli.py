@@ -112,3 +112,23 @@ def test_import_says_when_a_comment_s_commit_is_not_in_the_clone(limpet_cmd, tmp
     line = next(x for x in out.splitlines() if "#104 ->" in x)
     assert line.endswith("src/calc.py:8 anchored  (from line 8; outdated, its commit is not in this clone: found "
                          "by its diff hunk)")
+
+
+def test_base_keeps_the_review_to_lines_the_pull_request_shows(limpet_cmd, repo, tmp_path):
+    root, commits = repo
+    git(root, "checkout", "-q", "src/calc.py")  # the pull request's head, as committed
+    svc = Service(root)
+    svc.add("src/calc.py", 2, 2, "add() could take any number of arguments")  # line 2: outside the diff (3-8)
+    svc.import_github(COMMENTS.read_bytes())
+    review = tmp_path / "review.json"
+    run(limpet_cmd, root, "export", "--format", "github-review", "-o", str(review), "--base", commits["main"])
+    body = json.loads(review.read_text())
+    assert all(3 <= c.get("start_line", c["line"]) and c["line"] <= 8 for c in body["comments"])
+    assert "diff does not show:\n- `src/calc.py` (at line 1) **NOTE** This module needs tests" in body["body"]
+    assert "(at line 2) **NOTE** add() could take any number of arguments" in body["body"]
+    proc = run(limpet_cmd, root, "export", "--format", "github-review", "-o", str(review), "--base", "nope",
+               "--json", code=2)
+    assert json.loads(proc.stdout or proc.stderr)["error"]["field"] == "base"
+    proc = run(limpet_cmd, root, "export", "--format", "sarif", "-o", str(tmp_path / "t.sarif"), "--base", "main",
+               "--json", code=2)
+    assert json.loads(proc.stdout or proc.stderr)["error"]["field"] == "base"

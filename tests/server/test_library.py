@@ -152,3 +152,19 @@ def test_import_github_brings_a_pull_request_s_comments_to_the_working_tree(tmp_
     assert json.loads(json.dumps(again.to_dict()))["unchanged"] == 6
     result = ws.export("sarif", tmp_path / "threads.sarif")
     assert (result.format, result.count) == ("sarif", 5)  # one result per open thread
+
+
+def test_export_for_a_pull_request_takes_its_base(tmp_path):
+    from github_support import build_pull_request_repo
+
+    root = tmp_path / "calc"
+    commits = build_pull_request_repo(root, working_tree=False)
+    ws = limpet.Workspace(root)
+    ws.add("src/calc.py", 1, 2, "add() is outside the pull request's diff")
+    ws.add("src/calc.py", 6, 7, "inside it")
+    ws.export("github-review", tmp_path / "review.json", base=commits["main"])
+    review = json.loads((tmp_path / "review.json").read_text())
+    assert [c["line"] for c in review["comments"]] == [7] and "add() is outside" in review["body"]
+    with pytest.raises(limpet.InvalidArgument) as caught:
+        ws.export("github-review", tmp_path / "r.json", base="no-such-branch")
+    assert caught.value.field == "base"
