@@ -29,6 +29,9 @@ _UNREAD = object()  # a baseline version not read yet
 ALL_KINDS = "*"  # a path's every symbol posted (a query about no kind in particular)
 
 
+RENAME_CANDIDATES = 32  # deleted files a new one is compared with to find the one it continues
+
+
 class Baseline(NamedTuple):
     """An earlier version of the workspace, for an index that never saw one (a fresh process
     after a pull): the paths changed since it, and its bytes of a path (None: no such file).
@@ -46,6 +49,7 @@ class WorkspaceIndex:
         self._changed: set[str] = set()
         self._before: dict[str, FileView | None] = {}  # changed path -> its view before the last sync
         self._before_read: Callable[[str], bytes | None] | None = None  # a baseline's reader (_UNREAD entries)
+        self._renamed: dict[str, str | None] = {}  # new path -> the deleted path it continues (this sync)
         self._indexed: set[str] = set()  # paths posted into _by_norm and _by_blind
         self._sketched: dict[str, set[str]] = {}  # path -> the kind groups posted into _by_sketch
         self._scopes: dict[tuple, list[str]] = {}  # scope() answers since the last sync
@@ -94,6 +98,7 @@ class WorkspaceIndex:
                 self._before_read = baseline.read
             self._changed = changed
             self._before = before
+            self._renamed = {}
             return set(changed)
 
     def update_later(self, files: Callable[[], Mapping[str, str]], read: Callable[[str], bytes | None],
@@ -246,13 +251,46 @@ class WorkspaceIndex:
             self._sync()
             return self._before_view(path)
 
-    def existed_before(self, path: str, qualified_name: str) -> bool:
-        """Did `path` hold a symbol of that name before the last sync changed it? (False when the
-        file is new, unchanged or unknown: only a changed file's old version can say yes.)"""
+    def existed_before(self, path: str, qualified_name: str, own: tuple[str, str] | None = None,
+                       norm_hash: str | None = None) -> bool:
+        """Did `path` hold a symbol of that name before the last sync changed it (with that very
+        text, given `norm_hash`)? A new path that continues a file deleted in the same sync (a
+        rename git reports as a deletion and an addition) held what that file held, but the
+        anchor's own symbol (`own`: its file and qualified name), which is not a twin of itself.
+        (False when the file is unchanged or unknown: only a changed file's old version can say yes.)"""
         with self._lock:
             self._sync()
-            view = self._before_view(path)
-            return view is not None and qualified_name in view.by_name
+            origin, view = path, self._before_view(path)
+            if view is None and path in self._changed:
+                origin = self._renamed_from(path)
+                view = self._before_view(origin) if origin is not None else None
+            if view is None or own is not None and (origin, qualified_name) == own:
+                return False
+            namesakes = view.by_name.get(qualified_name, ())
+            return any(norm_hash is None or sv.norm_hash == norm_hash for sv in namesakes)
+
+    def _renamed_from(self, path: str) -> str | None:
+        """The file deleted in the last sync that new `path` continues: of its language family,
+        holding at least half of the new file's distinct non-blank rows (git's rename measure)."""
+        if path in self._renamed:
+            return self._renamed[path]
+        found, best = None, 0.5
+        rows = {r for r in self._views[path].rows if r} if path in self._views else set()
+        family = family_for_path(path)
+        deleted = [p for p in self._before if p not in self._hashes and family_for_path(p) == family]
+        # a mass deletion: the nearest paths only (a rename keeps most of its path)
+        deleted = sorted(deleted, key=lambda p: (-_shared_prefix(p, path), p))[:RENAME_CANDIDATES]
+        for gone in sorted(deleted):
+            if not rows:
+                continue
+            old = self._before_view(gone)
+            if old is None:
+                continue
+            shared = len(rows & {r for r in old.rows if r}) / len(rows)
+            if shared >= best:
+                found, best = gone, shared
+        self._renamed[path] = found
+        return found
 
     def symbols_with_hash(self, digest: str, blind: bool, paths: list[str]) -> list[tuple[str, SymbolView]]:
         with self._lock:
@@ -280,6 +318,15 @@ class WorkspaceIndex:
             order = lambda kv: (-kv[1], kv[0])  # noqa: E731
             ranked = sorted(shared, key=order) if limit is None else heapq.nsmallest(limit, shared, key=order)
             return [(p, self._views[p].symbols[i], c) for (p, i), c in ranked]
+
+
+def _shared_prefix(a: str, b: str) -> int:
+    n = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        n += 1
+    return n
 
 
 def _discard(table: dict, key, posting) -> None:

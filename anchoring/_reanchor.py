@@ -8,7 +8,9 @@ candidate with a margin over the runner-up):
                that version's cached view) left the anchored lines and their
                symbol intact: they moved by its line count (method "exact")
     exact      the anchored lines (whitespace-blind) occur in the file; a
-               whole-symbol anchor then takes its symbol's current extent
+               whole-symbol anchor then takes its symbol's current extent; never
+               a twin that was already there (rows the change left as they were
+               that were not the anchor's: _already), in any step
     symbol     the same qualified symbol; whole-symbol anchors take its new
                range, line anchors are located inside it, or take the whole
                symbol (drifted) when their lines are gone from it; a name
@@ -49,6 +51,7 @@ from threading import Lock
 
 import msgspec
 
+from limpet.anchoring._already import Preexisting
 from limpet.anchoring._anchor import relocated
 from limpet.anchoring._carry import carried
 from limpet.anchoring._fileview import FileView, file_view
@@ -114,10 +117,13 @@ def find(anchor: Anchor, source: bytes | None, index: WorkspaceIndex | None) -> 
         hit = exact_step(msgspec.structs.replace(anchor, selected_text=anchor.lost_text), view)
         if hit is not None:
             return replace(hit, lines_back=True)
-    hit = shifted_step(anchor, view) or exact_step(anchor, view)
+    old = Preexisting(anchor, view, lambda: index.previous_view(anchor.file) if index is not None else None)
+    hit = shifted_step(anchor, view) or exact_step(anchor, view, old)
     if hit is not None:
         return follow_symbol_extent(anchor, hit)
     hit, sim, symbol_exists = symbol_step(anchor, view)
+    if hit is not None and hit.weak and old.covers(hit.first, hit.last):
+        hit = None  # a namesake picked by likeness that the change left as it was: itself
     on_symbol = None  # lines gone from their symbol: the whole symbol, if nothing finds the lines
     if hit is not None and hit.lines_gone:
         on_symbol, hit = hit, None
@@ -140,7 +146,7 @@ def find(anchor: Anchor, source: bytes | None, index: WorkspaceIndex | None) -> 
         # lines gone from a symbol that stayed: only their very text elsewhere says they moved
         lambda: None if on_symbol is not None else moved_step(anchor, index),
         lambda: successor_step(anchor, None if symbol_exists else view, index, symbol_gone=not symbol_exists),
-        lambda: fuzzy_step(anchor, view),
+        lambda: fuzzy_step(anchor, view, old),
     )
     for step in steps:
         hit = step()

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from rapidfuzz.distance import Indel
 
+from limpet.anchoring._already import Preexisting
 from limpet.anchoring._bounds import settle_window
 from limpet.anchoring._fileview import FileView, SymbolView
 from limpet.anchoring._fingerprint import in_name_filter, similarity
@@ -73,7 +74,10 @@ def shifted_step(anchor: Anchor, view: FileView) -> Hit | None:
     return Hit(anchor.file, view, first, last, "exact", 1.0)
 
 
-def exact_step(anchor: Anchor, view: FileView) -> Hit | None:
+def exact_step(anchor: Anchor, view: FileView, old: Preexisting | None = None) -> Hit | None:
+    """The anchored rows verbatim (whitespace-blind), never a twin of them that was already
+    there (`old`): when the anchor's version held them twice, a copy the change left alone is
+    the other one's, not where deleted rows went."""
     rows = quote_rows(anchor.selected_text)
     if not any(rows):
         return blank_step(anchor, view, len(rows))
@@ -81,6 +85,10 @@ def exact_step(anchor: Anchor, view: FileView) -> Hit | None:
     if not found:
         return None
     span = len(rows)
+    if old is not None and old.had_twin(rows):
+        found = [start for start in found if not old.covers(start, start + span - 1)]
+        if not found:
+            return None
     weight = quote_weight(rows)
     if len(found) == 1 and weight >= SHORT_QUOTE_CHARS:
         return Hit(anchor.file, view, found[0], found[0] + span - 1, "exact", 1.0)  # nothing to weigh
@@ -212,7 +220,8 @@ def renamed_step(anchor: Anchor, view: FileView, exact_only: bool = False,
         if sv.qualified_name == anchor.symbol or not kinds_compatible(anchor.symbol_kind, sv.kind):
             continue
         if sv.name == anchor.symbol_name:
-            reparented.append(sv)
+            if before is None or sv.qualified_name not in before.by_name:  # (else it is itself)
+                reparented.append(sv)
         elif sv.parent_name == parent and not was_sibling(anchor, sv, before):
             renamed.append(sv)
     small = anchor.symbol_tokens < SMALL_SYMBOL_TOKENS
@@ -295,8 +304,9 @@ def _best(candidates: list[tuple[float, SymbolView]], threshold: float) -> tuple
     return sim, best
 
 
-def fuzzy_step(anchor: Anchor, view: FileView) -> Hit | None:
-    """Fuzzy text in the same file: long quotes, or shorter ones whose context matches."""
+def fuzzy_step(anchor: Anchor, view: FileView, old: Preexisting | None = None) -> Hit | None:
+    """Fuzzy text in the same file: long quotes, or shorter ones whose context matches; never
+    rows the change left as they were that were not the anchor's (`old`: code already there)."""
     rows = quote_rows(anchor.selected_text)
     weight = quote_weight(rows)
     windows = fuzzy_windows(view, anchor.selected_text)
@@ -321,6 +331,8 @@ def fuzzy_step(anchor: Anchor, view: FileView) -> Hit | None:
         return None
     if settled is None:
         return None  # an end in doubt: orphaned beats a range off by a few lines
+    if old is not None and old.covers(*settled):
+        return None  # a twin that was already there
     return Hit(anchor.file, view, settled[0], settled[1], "fuzzy", round(0.4 + 0.5 * score, 4))
 
 

@@ -89,8 +89,11 @@ def _by_hash(anchor: Anchor, index: WorkspaceIndex, paths: list[str], blind: boo
     digest = anchor.blind_hash if blind else anchor.symbol_hash
     if not digest:
         return None
+    own = (anchor.file, anchor.symbol or "")
+    # never a copy its file already held (a twin that was already there is itself)
     hits = [(p, sv) for p, sv in index.symbols_with_hash(digest, blind, paths)
-            if kinds_compatible(anchor.symbol_kind, sv.kind)]
+            if kinds_compatible(anchor.symbol_kind, sv.kind)
+            and not index.existed_before(p, sv.qualified_name, own, sv.norm_hash)]
     if not hits:
         return None
     if len(hits) > 1:

@@ -85,6 +85,7 @@ def successor_step(anchor: Anchor, view: FileView | None, index: WorkspaceIndex 
     if anchor.position != "symbol" or not anchor.symbol or not anchor.symbol_name:
         return None
     old = _Old.of_anchor(anchor)
+    own = (anchor.file, anchor.symbol)
     scored = []
     for path, cand_view, sv in _candidates(anchor, view, index):
         body = old.body_similarity(sv)
@@ -92,7 +93,7 @@ def successor_step(anchor: Anchor, view: FileView | None, index: WorkspaceIndex 
                                         and old.tokens >= RENAMED_MIN_TOKENS
                                         and old.renamed_similarity(sv) >= 1.0):
             continue  # (a body that differs by renames alone, in the same file, is no rewrite)
-        if index is not None and index.existed_before(path, sv.qualified_name):
+        if index is not None and index.existed_before(path, sv.qualified_name, own):
             continue  # (asked last: the previous version's symbols may cost a parse)
         scored.append((_score(old, body, path, sv), body, path, cand_view, sv))
     if not scored:
