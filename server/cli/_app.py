@@ -1,7 +1,10 @@
-"""The command group and what every command shares: the workspace option, running an
-operation, printing its result, and turning errors into messages and exit codes.
+"""The command group and what every command shares: the workspace option, running a call of
+the library (limpet.Workspace) or an operation, printing its result, and turning errors into
+messages and exit codes.
 
-Every command validates through the same operation models as the MCP tools and prints
+The commands are a thin layer over the library, whose calls check their arguments by the MCP
+tools' own structs; commands with no library call (the paired tools' edit, move, delete and
+search, which keep those tools' argument names and results) run the operation. Each prints
 either a short human line or, with --json, exactly the tool's structured result. Exit codes
 are the errors' own (limpet.model: 2 invalid input, 3 not found, 4 lock timeout, 5 store
 corrupted or too new, 1 anything else).
@@ -16,20 +19,26 @@ from typing import Any
 import click
 import orjson
 
+from limpet import Workspace
 from limpet.model import LimpetError
 from limpet.server.cli._hints import cli_suggestion
 from limpet.server.core import Service
 
 __all__ = ["COMMAND_MODULES", "author_option", "cli", "fail", "format_history", "format_thread", "json_option",
-           "print_thread", "resolve_id", "run_listing", "run_op", "service", "workspace_option"]
+           "print_thread", "resolve_id", "run", "run_listing", "run_op", "service", "workspace", "workspace_option"]
+
+
+def workspace(ctx: click.Context) -> Workspace:
+    """The command's workspace (one per process), on the --workspace given."""
+    obj = ctx.find_root().obj
+    if "library" not in obj:
+        obj["library"] = Workspace(obj["workspace"], one_shot=True)
+    return obj["library"]
 
 
 def service(ctx: click.Context) -> Service:
-    """The command's service (one per process), on the --workspace given."""
-    obj = ctx.find_root().obj
-    if "service" not in obj:
-        obj["service"] = Service(obj["workspace"], one_shot=True)
-    return obj["service"]
+    """The command's service: its workspace's."""
+    return workspace(ctx).service
 
 
 def resolve_id(ctx: click.Context, prefix: str, field: str = "thread_id") -> str:
@@ -39,6 +48,21 @@ def resolve_id(ctx: click.Context, prefix: str, field: str = "thread_id") -> str
     except LimpetError as exc:
         fail(exc, ctx.find_root().obj.get("json") or ctx.params.get("as_json"))
         raise AssertionError("unreachable") from exc  # fail exits
+
+
+def run(ctx: click.Context, call: Callable[[Workspace], dict[str, Any]], human: Callable[[Any], None]) -> None:
+    """Make one library call (`call` gives the tool's result for what it returns) and print
+    that; errors become messages and exit codes."""
+    as_json = ctx.find_root().obj.get("json") or ctx.params.get("as_json")
+    try:
+        result = call(workspace(ctx))
+    except LimpetError as exc:
+        fail(exc, as_json)
+        return
+    if as_json:
+        click.echo(orjson.dumps(result, option=orjson.OPT_INDENT_2).decode())
+    else:
+        human(result)
 
 
 def run_op(ctx: click.Context, name: str, args: dict[str, Any], human: Callable[[Any], None]) -> None:

@@ -1,4 +1,5 @@
-"""`limpet add`, `list`, `show`, `reply`, `resolve`, `reopen`, `reconcile`: the thread tools, for people."""
+"""`limpet add`, `list`, `show`, `reply`, `resolve`, `reopen`, `reconcile`: the thread tools, for
+people, as library calls (limpet.Workspace); `list` pages as comment_list does (its cursor)."""
 
 from __future__ import annotations
 
@@ -15,12 +16,11 @@ from limpet.server.cli._app import (
     json_option,
     print_thread,
     resolve_id,
+    run,
     run_listing,
-    run_op,
     service,
     workspace_option,
 )
-from limpet.server.core import local_author
 
 __all__ = ["add", "list_", "reconcile", "reopen", "reply", "resolve", "show"]
 
@@ -42,8 +42,8 @@ def add(ctx, spec: str, body: str, tag: str, author: str | None, as_json: bool) 
         raise click.BadParameter("expected FILE:START or FILE:START-END, e.g. src/app.py:10-14", param_hint="SPEC")
     start = int(m["start"])
     end = int(m["end"]) if m["end"] else start
-    run_op(ctx, "comment_add", {"file": m["file"], "line_start": start, "line_end": end, "body": body, "tag": tag,
-                                "author": author or local_author(), "author_type": "human"}, print_thread)
+    run(ctx, lambda ws: {"thread": ws.add(m["file"], start, end, body, tag=tag, author=author).to_wire()},
+        print_thread)
 
 
 @cli.command("list")
@@ -89,7 +89,7 @@ def show(ctx, thread_id: str, as_json: bool) -> None:
         if t["health"] != "anchored":
             click.echo(_written_against(service(ctx).get(t["id"], fresh=False)))
 
-    run_op(ctx, "comment_show", {"thread_id": thread_id}, human)
+    run(ctx, lambda ws: {"thread": ws.thread(thread_id).to_wire()}, human)
 
 
 def _written_against(thread) -> str:
@@ -111,8 +111,7 @@ def _written_against(thread) -> str:
 def reply(ctx, thread_id: str, body: str, author: str | None, as_json: bool) -> None:
     """Reply to a thread (THREAD_ID may be a unique prefix)."""
     thread_id = resolve_id(ctx, thread_id)
-    run_op(ctx, "comment_reply", {"thread_id": thread_id, "body": body, "author": author or local_author(),
-                                  "author_type": "human"}, print_thread)
+    run(ctx, lambda ws: {"thread": ws.reply(thread_id, body, author=author).to_wire()}, print_thread)
 
 
 @cli.command()
@@ -126,8 +125,8 @@ def reply(ctx, thread_id: str, body: str, author: str | None, as_json: bool) -> 
 def resolve(ctx, thread_id: str, decision: str | None, wontfix: bool, author: str | None, as_json: bool) -> None:
     """Resolve a thread (idempotent; THREAD_ID may be a unique prefix)."""
     thread_id = resolve_id(ctx, thread_id)
-    run_op(ctx, "comment_resolve", {"thread_id": thread_id, "decision": decision, "wontfix": wontfix,
-                                    "author": author or local_author()}, print_thread)
+    run(ctx, lambda ws: {"thread": ws.resolve(thread_id, decision, wontfix=wontfix, author=author).to_wire()},
+        print_thread)
 
 
 @cli.command()
@@ -139,7 +138,7 @@ def resolve(ctx, thread_id: str, decision: str | None, wontfix: bool, author: st
 def reopen(ctx, thread_id: str, author: str | None, as_json: bool) -> None:
     """Reopen a resolved thread (its decision stays in the history)."""
     thread_id = resolve_id(ctx, thread_id)
-    run_op(ctx, "comment_reopen", {"thread_id": thread_id, "author": author or local_author()}, print_thread)
+    run(ctx, lambda ws: {"thread": ws.reopen(thread_id, author=author).to_wire()}, print_thread)
 
 
 @cli.command()
@@ -158,4 +157,4 @@ def reconcile(ctx, file: str | None, as_json: bool) -> None:
         for path, reasons in result.get("problems", {}).items():  # skipped, kept as they are
             click.echo(f"problem: {path}: {'; '.join(reasons)}", err=True)
 
-    run_op(ctx, "comment_reconcile", {"file": file}, human)
+    run(ctx, lambda ws: ws.reconcile(file).to_wire(), human)

@@ -26,7 +26,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import partial
 from operator import attrgetter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from limpet.model import Anchor, HistoryEvent, Thread, blake2b, content_hash
 from limpet.server.core._ids import utc_now
@@ -116,6 +116,11 @@ class ReconcileReport:
     changed: list[Thread] = field(default_factory=list)
     checked: int = 0
     problems: dict[str, list[str]] = field(default_factory=dict)  # store files skipped, and why
+
+    def to_wire(self) -> dict[str, Any]:
+        """comment_reconcile's result (the CLI's --json prints it too)."""
+        return {"counts": self.counts, "checked": self.checked, "changed": [t.to_wire() for t in self.changed],
+                "problems": self.problems}
 
 
 def _holds(source: bytes | None, digest: str) -> bool:

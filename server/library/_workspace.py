@@ -1,8 +1,10 @@
 """`limpet.Workspace`: one checkout's threads, as Python calls (docs/api.md).
 
-A thin door over the core's `Service`, like the operations: every method calls the Service
-method the matching tool calls, so the rules, the anchoring and the errors are the same ones
-MCP, HTTP, the editor and the CLI meet. Values are the model's (`limpet.model.Thread`, ...);
+A thin door over the core's `Service`, like the operations: a method's arguments are checked
+by the argument struct of the tool doing the same (comment_add, comment_list, ...: the same
+bounds, vocabulary and INVALID_ARGUMENT naming the field), then it calls the Service method
+that tool calls, so the rules, the anchoring and the errors are the ones MCP, HTTP, the editor
+and the CLI meet. Values are the model's (`limpet.model.Thread`, ...);
 failures are the model's typed errors (`LimpetError` and its subclasses), with a code, a
 message and the argument at fault, named by this API's parameter names.
 """
@@ -10,6 +12,7 @@ message and the argument at fault, named by this API's parameter names.
 from __future__ import annotations
 
 import atexit
+import dataclasses
 import os
 from bisect import bisect_right
 from collections.abc import Iterator
@@ -17,7 +20,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import IO, TYPE_CHECKING, Any
 
-from limpet.model import AUTHOR_TYPES, HEALTHS, STATUSES, TAGS, InvalidArgument, Thread
+from limpet.model import AUTHOR_TYPES, InvalidArgument, Thread
 from limpet.server.core import (
     ReconcileReport,
     Service,
@@ -27,6 +30,7 @@ from limpet.server.core import (
     instant,
     local_author,
 )
+from limpet.server.operations import arguments
 
 if TYPE_CHECKING:  # the import's module loads when an import runs
     from limpet.server.core import GithubImportReport
@@ -54,13 +58,15 @@ def _checked(value: str | None, allowed: tuple[str, ...], field: str) -> str | N
 class Workspace:
     """The threads of the checkout at `path` (a folder; its `.limpet/` is made on the first
     write). `author` and `author_type` are who writes when a call does not say (default: the
-    person at this machine, $LIMPET_AUTHOR or the login name, as a human)."""
+    person at this machine, $LIMPET_AUTHOR or the login name, as a human). `one_shot`: the
+    process answers one command and exits (a command line): nothing is prepared for later
+    calls."""
 
     def __init__(self, path: str | os.PathLike[str] = ".", *, author: str | None = None,
-                 author_type: str = "human") -> None:
+                 author_type: str = "human", one_shot: bool = False) -> None:
         self.author_type = _checked(author_type, AUTHOR_TYPES, "author_type") or "human"
         self.author = author or local_author()
-        self.service = Service(path)  # the core; for what this API does not cover yet
+        self.service = Service(path, one_shot=one_shot)  # the core; for what this API does not cover yet
 
     @property
     def root(self) -> Path:
@@ -88,10 +94,12 @@ class Workspace:
         after the last thread the previous one gave (as the listing tools' cursors do), so
         threads added or deleted meanwhile neither repeat nor shift the rest. The arguments are
         checked at the call, not at the first thread."""
-        flt = ThreadFilter(file=self.service.normalize(file) if file else None,
-                           status=_checked(status, STATUSES, "status"), health=_checked(health, HEALTHS, "health"),
-                           tag=_checked(tag, TAGS, "tag"), author=author)
-        return self._pages(flt)
+        return self._pages(self._filter(file=file, status=status, health=health, tag=tag, author=author))
+
+    def _filter(self, **given: Any) -> ThreadFilter:
+        a = arguments("comment_list", given)
+        return ThreadFilter(file=self.service.normalize(a.file) if a.file else None,  # a glob is checked as a path
+                            status=a.status, health=a.health, author=a.author, tag=a.tag)
 
     def _pages(self, flt: ThreadFilter) -> Iterator[Thread]:
         after: tuple[str, int, str] | None = None
@@ -109,25 +117,31 @@ class Workspace:
             author: str | None = None, author_type: str | None = None) -> Thread:
         """Start a thread on lines line_start..line_end (1-based, inclusive; without line_end,
         the one line) of `file`, anchored to the code there so it follows it through edits."""
-        return self.service.add(file, line_start, line_start if line_end is None else line_end, body,
-                                tag=_checked(tag, TAGS, "tag") or "NOTE", author=author or self.author,
-                                author_type=_checked(author_type, AUTHOR_TYPES, "author_type") or self.author_type)
+        a = arguments("comment_add", {"file": file, "line_start": line_start,
+                                      "line_end": line_start if line_end is None else line_end, "body": body,
+                                      "tag": tag, "author": author or self.author,
+                                      "author_type": author_type or self.author_type})
+        return self.service.add(a.file, a.line_start, a.line_end, a.body, tag=a.tag, author=a.author,
+                                author_type=a.author_type)
 
     def reply(self, id: str, body: str, *, author: str | None = None, author_type: str | None = None) -> Thread:
         """Append a reply (replies always append; concurrent ones all land)."""
-        return self.service.reply(self.resolve_id(id), body, author=author or self.author,
-                                  author_type=_checked(author_type, AUTHOR_TYPES, "author_type") or self.author_type)
+        a = arguments("comment_reply", {"thread_id": self.resolve_id(id), "body": body, "author": author or self.author,
+                                        "author_type": author_type or self.author_type})
+        return self.service.reply(a.thread_id, a.body, author=a.author, author_type=a.author_type)
 
     def resolve(self, id: str, decision: str | None = None, *, wontfix: bool = False,
                 author: str | None = None) -> Thread:
         """Resolve the thread (or close it as won't fix), keeping `decision` and the code as it
         is now. Idempotent: resolving a resolved thread keeps its resolved_at."""
-        return self.service.resolve(self.resolve_id(id), decision=decision, wontfix=wontfix,
-                                    decider=author or self.author)
+        a = arguments("comment_resolve", {"thread_id": self.resolve_id(id), "decision": decision, "wontfix": wontfix,
+                                          "author": author or self.author})
+        return self.service.resolve(a.thread_id, decision=a.decision, wontfix=a.wontfix, decider=a.author)
 
     def reopen(self, id: str, *, author: str | None = None) -> Thread:
         """Reopen a resolved or won't-fix thread; the earlier decision stays in its history."""
-        return self.service.reopen(self.resolve_id(id), by=author or self.author)
+        a = arguments("comment_reopen", {"thread_id": self.resolve_id(id), "author": author or self.author})
+        return self.service.reopen(a.thread_id, by=a.author)
 
     def edit(self, id: str, body: str, *, author: str | None = None) -> Thread:
         """Replace the first comment's text; the old text stays in the history."""
@@ -148,7 +162,7 @@ class Workspace:
         """Re-anchor threads whose code changed (all files, or one); safe to repeat. The report
         has `counts` per health, `checked`, the `changed` threads and store files that could
         not be read (`problems`, kept as they are). Writes only derived state."""
-        return self.service.reconcile(file)
+        return self.service.reconcile(arguments("comment_reconcile", {"file": file}).file)
 
     # -- exports ------------------------------------------------------------------------------
     def export(self, format: str, path: str | os.PathLike[str] | IO[bytes], *, file: str | None = None,
@@ -164,9 +178,8 @@ class Workspace:
             updated_since = instant(since) if since is not None else None
         except ValueError as exc:
             raise InvalidArgument(f"since {since!r} {exc}", field="since") from None
-        flt = ThreadFilter(file=self.service.normalize(file) if file else None,
-                           status=_checked(status, STATUSES, "status"), health=_checked(health, HEALTHS, "health"),
-                           tag=_checked(tag, TAGS, "tag"), author=author, updated_since=updated_since)
+        flt = self._filter(file=file, status=status, health=health, tag=tag, author=author)
+        flt = dataclasses.replace(flt, updated_since=updated_since)
         out = os.fspath(path) if isinstance(path, os.PathLike) else path
         return export_workspaces([self.service], format, flt, out, **options)
 

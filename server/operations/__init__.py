@@ -13,7 +13,7 @@ the operations are listed (operations_for, REGISTRY), every family.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from limpet.server.operations import _registry
@@ -32,6 +32,7 @@ __all__ = [
     "REGISTRY",
     "Operation",
     "ThreadId",
+    "arguments",
     "cursor_key",
     "invoke",
     "key_cursor",
@@ -83,6 +84,14 @@ def invoke(service: Service, name: str, raw: Any) -> tuple[Operation, Any]:
     else:  # not a name the table knows: whatever declares it (or nothing does) is loaded
         _registry_of_all()
     return _registry.invoke(service, name, raw)
+
+
+def arguments(name: str, raw: Mapping[str, Any]) -> Any:
+    """`raw` checked by operation `name`'s argument struct exactly as `invoke` checks it (bounds,
+    vocabulary, defaults; INVALID_ARGUMENT naming the field): for a door that then calls the
+    service itself (the library, limpet.Workspace), so its arguments follow the tools' rules."""
+    _load(OPERATION_MODULES[name])
+    return validate_args(_registry.REGISTRY[name], {k: v for k, v in raw.items() if v is not None})
 
 
 def operations_for(groups: set[str] | None = None) -> list[Operation]:

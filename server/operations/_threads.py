@@ -154,6 +154,4 @@ def comment_reconcile(svc: Service, a: CommentReconcileArgs) -> dict:
     """Re-anchor threads to the current code (all files, or one). Safe to repeat. Returns
     counts per health (anchored/drifted/orphaned) and the threads whose position or health
     changed, and store files that could not be fully read (reported, skipped, never deleted)."""
-    report = svc.reconcile(a.file)
-    return {"counts": report.counts, "checked": report.checked, "changed": [t.to_wire() for t in report.changed],
-            "problems": report.problems}
+    return svc.reconcile(a.file).to_wire()

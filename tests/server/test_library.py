@@ -120,6 +120,22 @@ def test_bad_input_is_a_typed_error_naming_the_argument(ws, call, error, field):
         assert caught.value.field == field
 
 
+@pytest.mark.parametrize("line_start,line_end,body,tag", [
+    (0, 1, "x", "NOTE"), (1, 10_000_001, "x", "NOTE"), (3, 1, "x", "NOTE"), (1, 99, "x", "NOTE"),
+    (1, 1, "", "NOTE"), (1, 1, "x" * 10_001, "NOTE"), (1, 1, "x", "note"),
+])
+def test_the_api_refuses_what_the_tool_refuses_with_the_same_error(ws, workspace, line_start, line_end, body, tag):
+    from limpet.server.core import Service
+    from limpet.server.operations import invoke
+
+    with pytest.raises(limpet.LimpetError) as by_tool:
+        invoke(Service(workspace), "comment_add", {"file": "src/auth.py", "line_start": line_start,
+                                                   "line_end": line_end, "body": body, "tag": tag})
+    with pytest.raises(limpet.LimpetError) as by_api:
+        ws.add("src/auth.py", line_start, line_end, body, tag=tag)
+    assert by_api.value.to_dict() == by_tool.value.to_dict()
+
+
 def test_the_api_and_the_tools_write_the_same_threads(ws, workspace):
     from limpet.server.core import Service
     from limpet.server.operations import invoke
