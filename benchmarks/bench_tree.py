@@ -19,6 +19,7 @@ A 20,000-file git repository with 100 threads (bench_repo's). One `limpet serve 
 from __future__ import annotations
 
 import contextlib
+import re
 import subprocess
 import tempfile
 import threading
@@ -110,7 +111,7 @@ class _Page(threading.Thread):
 
     def _draw(self) -> None:
         last = float("-inf")
-        with httpx.Client(base_url=self.base, timeout=None) as client:
+        with _client(self.base, timeout=None) as client:
             while not self.stop.is_set():
                 if not self.wake.wait(0.1):
                     continue
@@ -152,12 +153,19 @@ def _adds(client: httpx.Client, rel: str, n: int) -> tuple[list[float], list[flo
     return add, info
 
 
+def _client(base: str, **kw: float | None) -> httpx.Client:
+    """A client that calls as the page does: with the token the page reads from its own HTML."""
+    token = re.search(r'name="limpet-token" content="([^"]+)"', httpx.get(f"{base}/").text)
+    assert token is not None
+    return httpx.Client(base_url=base, headers={"x-limpet-token": token.group(1)}, **kw)  # type: ignore[arg-type]
+
+
 def main() -> list[Row]:
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp) / "repo"
         build(root, FILES)
         rel = "src/pkg1/mod_150.py"
-        with _server(root) as (base, pid), httpx.Client(base_url=base, timeout=120) as client:
+        with _server(root) as (base, pid), _client(base, timeout=120) as client:
             info = [_ms(lambda: client.get("/api/info")) for _ in range(20)]
             ls_files = _ls_files_ms(root)
             rss_start = _rss_mb(pid)

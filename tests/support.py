@@ -132,6 +132,26 @@ def http_server(workspace: Path, *, groups: set[str] | None = None, token: str |
         sock.close()
 
 
+def page_token(base: str, **headers: str) -> str:
+    """The token the page reads from its own HTML: a state-changing call to /api carries it in
+    X-Limpet-Token (without it the server refuses the call, as it refuses a foreign page's)."""
+    import re
+
+    import httpx
+
+    html = httpx.get(f"{base}/", headers=headers).text
+    found = re.search(r'<meta name="limpet-token" content="([^"]+)">', html)
+    assert found, "the page carries no token"
+    return found.group(1)
+
+
+def api_post(base: str, path: str, args: Any) -> Any:
+    """POST /api/... as the page does: JSON with the page's token."""
+    import httpx
+
+    return httpx.post(f"{base}{path}", json=args, headers={"x-limpet-token": page_token(base)})
+
+
 def write_override(workspace, name, text):
     """A workspace override of prompt NAME (`.limpet/prompts/NAME.md.j2`)."""
     folder = workspace / ".limpet" / "prompts"

@@ -32,6 +32,7 @@ from starlette.routing import Route
 from limpet.model import STATUSES, TAGS, InternalError, InvalidArgument, LimpetError
 from limpet.server.core import local_author
 from limpet.server.http._events import EventHub
+from limpet.server.http._security import is_json_media_type
 from limpet.server.mcp import McpApp
 from limpet.server.operations import MAX_PAGE, cursor_key, invoke, key_cursor, page_limit
 
@@ -49,10 +50,10 @@ def error_response(exc: LimpetError) -> Response:
     return json_response({"error": exc.to_dict()}, exc.http_status)
 
 
-async def read_json(request: Request, *, require_type: bool = True) -> Any:
+async def read_json(request: Request) -> Any:
     """The request's JSON body ({} when empty); INVALID_ARGUMENT when it is not JSON."""
-    if require_type and "json" not in request.headers.get("content-type", ""):
-        # A JSON content type cannot be sent cross-origin without a CORS preflight (CSRF guard).
+    if not is_json_media_type(request.headers.get("content-type", "")):
+        # application/json cannot be sent cross-origin without a CORS preflight (_security.py).
         raise InvalidArgument("Content-Type must be application/json", field="body")
     body = await request.body()
     if not body.strip():

@@ -44,6 +44,7 @@ log = logging.getLogger("limpet.http")
 PORT_RANGE = range(9960, 9991)
 _TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
           ".css": "text/css; charset=utf-8", ".svg": "image/svg+xml", ".png": "image/png", ".ico": "image/x-icon"}
+_TOKEN_SLOT = b"LIMPET_PAGE_TOKEN"  # in index.html's <meta name="limpet-token">
 _PAGE_HEADERS = {
     "content-security-policy": "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
                                "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
@@ -71,17 +72,21 @@ def _static_files() -> dict[str, tuple[bytes, str]]:
     return out
 
 
-def _page_routes() -> list[Route]:
+def _page_routes(page_token: str) -> list[Route]:
     files = _static_files()
+    # The page reads its token from its own HTML (a foreign origin cannot read it) and sends it
+    # with every state-changing call (_security.py).
+    page, media = files["index.html"]
+    files["index.html"] = (page.replace(_TOKEN_SLOT, page_token.encode()), media)
 
-    def serve(name: str) -> Response:
+    def serve(name: str, **extra: str) -> Response:
         if name not in files:
             return PlainTextResponse("Not found", status_code=404)
         body, media = files[name]
-        return Response(body, media_type=media, headers=_PAGE_HEADERS)
+        return Response(body, media_type=media, headers={**_PAGE_HEADERS, **extra})
 
     async def index(request: Request) -> Response:
-        return serve("index.html")
+        return serve("index.html", **{"cache-control": "no-store"})  # the token is this server's only
 
     async def static(request: Request) -> Response:
         return serve(request.path_params["name"])
@@ -93,6 +98,7 @@ def build_app(mcp: McpApp, *, loopback: bool = True, token: str | None = None,
               max_body: int = DEFAULT_MAX_BODY, hub: EventHub | None = None) -> Guard:
     """The whole HTTP server as one ASGI app (the gate wrapping Starlette)."""
     hub = hub or EventHub()
+    page_token = secrets.token_urlsafe(24)  # a secret: the OS's random source, new per server
     server = mcp.lowlevel()
     # The gate checks Host/Origin for every route, MCP included; the SDK's copy of that rule
     # would refuse the real hostnames a token-protected server is reached by.
@@ -114,9 +120,9 @@ def build_app(mcp: McpApp, *, loopback: bool = True, token: str | None = None,
                     with contextlib.suppress(OSError):
                         mcp.service.clear_selection()  # no page is open any more
 
-    routes = [*api_routes(mcp, hub), *page_routes(mcp), *tool_routes(mcp, _version()), *_page_routes(), Mount("/", app=sdk_app)]
+    routes = [*api_routes(mcp, hub), *page_routes(mcp), *tool_routes(mcp, _version()), *_page_routes(page_token), Mount("/", app=sdk_app)]
     app = Starlette(routes=routes, lifespan=lifespan)
-    return Guard(app, loopback=loopback, token=token, max_body=max_body)
+    return Guard(app, loopback=loopback, token=token, page_token=page_token, max_body=max_body)
 
 
 # -- running ---------------------------------------------------------------------------------------

@@ -1,4 +1,5 @@
-"""The HTTP server's gate: DNS-rebinding protection, the bearer token and the body size limit.
+"""The HTTP server's gate: DNS-rebinding protection, cross-site request refusal, the bearer
+token and the body size limit.
 
 One ASGI middleware in front of everything (MCP at /mcp, seed 003's endpoints, /api, the
 page), so the rules are written once:
@@ -10,6 +11,19 @@ page), so the rules are written once:
   given): `Authorization: Bearer TOKEN`, or the HttpOnly SameSite=Strict cookie the page
   gets by opening `/?token=TOKEN` once; otherwise 401. An Origin must then be the same
   origin as Host (or loopback).
+* a state-changing request (POST, PUT, PATCH, DELETE; seed 003's read-only POSTs aside) that
+  a browser sends (it carries an Origin) must come from exactly this server's origin
+  (scheme://host:port as the Host header names it: another port of localhost is another
+  origin), and one whose Sec-Fetch-Site says same-site or cross-site is refused: 403.
+  Its body must be exactly `application/json` (`is_json_media_type`, checked where bodies
+  are read, _api.read_json): the other types are what a page elsewhere can send without a
+  CORS preflight.
+* a state-changing request to the page's API (/api/...) must also carry the page token in
+  `X-Limpet-Token` (or a valid `Authorization: Bearer`): a random value made per server and
+  written into the page's own HTML (`<meta name="limpet-token">`), which no other origin can
+  read; a custom header a foreign page cannot send without a preflight: 403 otherwise.
+* preflights (OPTIONS with Access-Control-Request-Method) are refused (403, no CORS headers):
+  no other origin is ever allowed to send what needs one.
 * bodies larger than `max_body` bytes are refused with 413 (Content-Length or streamed).
 """
 
@@ -25,10 +39,21 @@ import orjson
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-__all__ = ["Guard", "is_loopback", "COOKIE", "DEFAULT_MAX_BODY"]
+__all__ = ["Guard", "is_loopback", "is_json_media_type", "COOKIE", "DEFAULT_MAX_BODY", "PAGE_TOKEN_HEADER"]
 
 COOKIE = "limpet_token"
+PAGE_TOKEN_HEADER = "x-limpet-token"
 DEFAULT_MAX_BODY = 4 * 1024 * 1024
+_UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+# Seed 003's POSTs that only read (its clients may send them without a body or a type).
+_READ_ONLY_POSTS = frozenset({"/mcp/initialize", "/mcp/status", "/mcp/list_tools"})
+_PAGE_API = "/api/"
+
+
+def is_json_media_type(content_type: str) -> bool:
+    """Whether a Content-Type header names exactly application/json (parameters such as
+    charset aside): `text/plain; charset=json` or `application/json, text/plain` do not."""
+    return content_type.split(";", 1)[0].strip().lower() == "application/json"
 
 
 def is_loopback(host: str) -> bool:
@@ -47,10 +72,12 @@ def _hostname(authority: str) -> str:
 
 
 class Guard:
-    def __init__(self, app: ASGIApp, *, loopback: bool, token: str | None, max_body: int = DEFAULT_MAX_BODY) -> None:
+    def __init__(self, app: ASGIApp, *, loopback: bool, token: str | None, page_token: str,
+                 max_body: int = DEFAULT_MAX_BODY) -> None:
         self.app = app
         self.loopback = loopback
         self.token = token
+        self.page_token = page_token
         self.max_body = max_body
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -58,7 +85,8 @@ class Guard:
             await self.app(scope, receive, send)
             return
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
-        refusal = self._check_origin(headers) or self._check_token(scope, headers)
+        refusal = (self._check_origin(headers) or self._check_token(scope, headers)
+                   or self._check_cross_site(scope, headers))
         if refusal is not None:
             await _reply(send, *refusal)
             return
@@ -85,6 +113,37 @@ class Guard:
         if is_loopback(parts.hostname) or (not self.loopback and parts.netloc.lower() == host.lower()):
             return None
         return 403, "Origin not allowed"
+
+    def _check_cross_site(self, scope: Scope, headers: dict[str, str]) -> tuple[int, str] | None:
+        method, path = scope["method"], scope["path"]
+        if method == "OPTIONS" and "access-control-request-method" in headers:
+            return 403, "Cross-origin requests are not allowed"
+        if method not in _UNSAFE or path in _READ_ONLY_POSTS:
+            return None
+        origin = headers.get("origin")
+        if origin is not None and not self._own_origin(scope, origin, headers.get("host", "")):
+            return 403, "Origin not allowed: state-changing requests are accepted from this server's own origin only"
+        if headers.get("sec-fetch-site", "same-origin") not in ("same-origin", "none"):
+            return 403, "Cross-site requests are not allowed"
+        if path.startswith(_PAGE_API) and not (self._bearer_matches(headers) or self._page_token_matches(headers)):
+            return 403, f"The page token is required ({PAGE_TOKEN_HEADER}, from the page's HTML)"
+        return None
+
+    def _own_origin(self, scope: Scope, origin: str, host: str) -> bool:
+        """Exactly scheme://host:port of this server, as the request's Host names it. Off
+        loopback a TLS proxy may stand in front: https then names the same server."""
+        parts = urlsplit(origin)
+        schemes = {scope.get("scheme", "http")} | (set() if self.loopback else {"https"})
+        return parts.scheme in schemes and bool(host) and parts.netloc.lower() == host.lower() \
+            and not parts.path and not parts.query
+
+    def _page_token_matches(self, headers: dict[str, str]) -> bool:
+        return hmac.compare_digest(headers.get(PAGE_TOKEN_HEADER, "").encode(), self.page_token.encode())
+
+    def _bearer_matches(self, headers: dict[str, str]) -> bool:
+        auth = headers.get("authorization", "")
+        return bool(self.token) and auth[:7].lower() == "bearer " and \
+            hmac.compare_digest(auth[7:].strip().encode(), self.token.encode())  # type: ignore[union-attr]
 
     def _check_token(self, scope: Scope, headers: dict[str, str]) -> tuple[int, str] | None:
         if not self.token:

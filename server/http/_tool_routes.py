@@ -9,15 +9,15 @@
 
 The same tools as MCP (the same `--tools` groups), through the same `invoke`. A tool's own
 failure is a 200 with `error` set (the call was served); a request that names no tool or
-is not JSON (its Content-Type must say application/json) is a 4xx with the same shape, and
-a browser request from any other origin (another port of localhost included) a 403.
+is not JSON (its Content-Type must be application/json) is a 4xx with the same shape, and
+a browser request from any other origin (another port of localhost included) a 403 (the
+gate's rule for every state-changing request, _security.py).
 """
 
 from __future__ import annotations
 
 import os
 from typing import Any
-from urllib.parse import urlsplit
 
 from starlette.requests import Request
 from starlette.responses import Response
@@ -68,8 +68,6 @@ def tool_routes(mcp: McpApp, version: str) -> list[Route]:
 
     async def call(request: Request) -> Response:
         name = request.path_params["tool"]
-        if not _same_origin(request):
-            return _reply(None, "Origin not allowed: tool calls are accepted from this server's own origin only", 403)
         op = mcp.ops.get(name)
         if op is None:
             return _reply(None, f"Unknown tool: {name}", 404)
@@ -90,17 +88,6 @@ def tool_routes(mcp: McpApp, version: str) -> list[Route]:
         Route("/mcp/list_tools", list_tools, methods=["GET", "POST"]),
         Route("/mcp/{tool}", call, methods=["POST"]),
     ]
-
-
-def _same_origin(request: Request) -> bool:
-    """No Origin (not a browser), or exactly this server's origin: a page served from another
-    port of localhost is another origin and may not call tools."""
-    origin = request.headers.get("origin")
-    if origin is None:
-        return True
-    parts = urlsplit(origin)
-    host = request.headers.get("host", "")
-    return parts.scheme == request.url.scheme and bool(host) and parts.netloc.lower() == host.lower()
 
 
 def _arguments(body: Any) -> Any:

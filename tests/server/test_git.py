@@ -296,7 +296,7 @@ def test_a_server_and_the_web_page_leave_git_status_clean(workspace):
     import time
 
     import httpx
-    from support import http_server
+    from support import api_post, http_server
     from torture.harness import RpcServer
 
     tid = _thread_on_main(workspace)
@@ -312,7 +312,7 @@ def test_a_server_and_the_web_page_leave_git_status_clean(workspace):
     with http_server(workspace) as base:  # the page's reads
         for path in ("/api/files", "/api/review", "/api/file?path=src/auth.py", "/api/info"):
             assert httpx.get(base + path).status_code == 200
-        assert httpx.post(f"{base}/api/ops/comment_list", json={}).status_code == 200
+        assert api_post(base, "/api/ops/comment_list", {}).status_code == 200
         time.sleep(1.5)
         assert status(workspace) == ""
     assert (workspace / ".git" / "limpet" / "derived.sqlite").is_file()

@@ -7,7 +7,7 @@ import threading
 
 import httpx
 import pytest
-from support import http_server
+from support import api_post, http_server, page_token
 
 
 @pytest.fixture
@@ -17,7 +17,7 @@ def base(workspace):
 
 
 def op(base: str, name: str, args: dict) -> httpx.Response:
-    return httpx.post(f"{base}/api/ops/{name}", json=args)
+    return api_post(base, f"/api/ops/{name}", args)
 
 
 def add(base: str, line_start=10, line_end=14, **extra) -> dict:
@@ -99,10 +99,15 @@ def wait_for(condition, timeout: float = 10.0) -> None:
         time.sleep(0.05)
 
 
-def test_posts_must_be_json(base):
-    reply = httpx.post(f"{base}/api/ops/comment_list", content=b"status=open",
-                       headers={"content-type": "application/x-www-form-urlencoded"})
+@pytest.mark.parametrize("media", ["application/x-www-form-urlencoded", "text/plain; charset=json",
+                                   "text/plain, application/json", "application/jsonx", ""])
+def test_posts_must_be_exactly_json(base, media):
+    reply = httpx.post(f"{base}/api/ops/comment_list", content=b"{}",
+                       headers={"content-type": media, "x-limpet-token": page_token(base)})
     assert reply.status_code == 400 and reply.json()["error"]["field"] == "body"
+    charset = httpx.post(f"{base}/api/ops/comment_list", content=b"{}", headers={
+        "content-type": "Application/JSON; charset=utf-8", "x-limpet-token": page_token(base)})
+    assert charset.status_code == 200
 
 
 def test_files_lists_the_workspace_with_thread_counts_and_health(base):
@@ -134,12 +139,12 @@ def test_review_is_empty_until_presented(base):
 
 def test_selection_reported_by_the_page_is_validated_and_read_by_get_selection(base):
     sel = {"file": "./src/auth.py", "line_start": 10, "line_end": 10, "text": "def validate_token"}
-    assert httpx.post(f"{base}/api/selection", json={"selection": sel}).status_code == 200
+    assert api_post(base, "/api/selection", {"selection": sel}).status_code == 200
     result = op(base, "get_selection", {}).json()["result"]
     assert result == {"selection": {**sel, "file": "src/auth.py"}}
     for bad in ({"selection": {**sel, "file": "../x"}}, {"selection": {**sel, "line_end": 2}}, {"selection": 3}):
-        assert httpx.post(f"{base}/api/selection", json=bad).status_code == 400
-    httpx.post(f"{base}/api/selection", json={"selection": None})
+        assert api_post(base, "/api/selection", bad).status_code == 400
+    api_post(base, "/api/selection", {"selection": None})
     assert op(base, "get_selection", {}).json()["result"] == {"selection": None}
 
 

@@ -10,7 +10,7 @@ import httpx2
 import pytest
 from mcp.client.session import ClientSession
 from mcp.client.streamable_http import streamable_http_client
-from support import call, http_server
+from support import api_post, call, http_server
 
 pytestmark = pytest.mark.anyio
 
@@ -63,7 +63,7 @@ async def test_get_selection_over_mcp_is_null_then_what_the_page_reported(worksp
             res = await s.call_tool("get_selection", {})
             assert res.content[0].text == "null" and res.structured_content == {"selection": None}
             sel = {"file": "src/auth.py", "line_start": 4, "line_end": 4, "text": "class AuthService:"}
-            assert httpx.post(f"{base}/api/selection", json={"selection": sel}).status_code == 200
+            assert api_post(base, "/api/selection", {"selection": sel}).status_code == 200
             is_error, data, text = await call(s, "get_selection", {})
     assert data == {"selection": sel} and text == sel
 

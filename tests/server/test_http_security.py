@@ -11,7 +11,7 @@ import time
 
 import httpx
 import pytest
-from support import http_server
+from support import http_server, page_token
 
 from limpet.server.http import PORT_RANGE, bind_socket
 
@@ -51,7 +51,8 @@ def test_null_or_non_http_origins_are_refused(base):
 def test_bodies_over_the_limit_are_refused(base):
     big = b'{"body": "' + b"x" * (5 * 1024 * 1024) + b'"}'
     for path in ("/api/ops/comment_list", "/mcp/comment_list", "/mcp"):
-        reply = httpx.post(f"{base}{path}", content=big, headers={"content-type": "application/json"})
+        reply = httpx.post(f"{base}{path}", content=big, headers={"content-type": "application/json",
+                                                                  "x-limpet-token": page_token(base)})
         assert reply.status_code == 413, path
 
 
@@ -60,7 +61,8 @@ def test_streamed_bodies_over_the_limit_are_refused(base):
         for _ in range(6):
             yield b"x" * (1024 * 1024)
 
-    reply = httpx.post(f"{base}/api/ops/comment_list", content=chunks(), headers={"content-type": "application/json"})
+    reply = httpx.post(f"{base}/api/ops/comment_list", content=chunks(),
+                       headers={"content-type": "application/json", "x-limpet-token": page_token(base)})
     assert reply.status_code == 413
 
 

@@ -6,7 +6,7 @@ import json
 
 import httpx
 import pytest
-from support import http_server
+from support import api_post, http_server
 
 
 @pytest.fixture
@@ -36,7 +36,7 @@ def test_initialize_returns_server_info_and_environment(base, workspace, method)
 
 @pytest.mark.parametrize("method", ["GET", "POST"])
 def test_status_reports_running_and_the_page_s_open_file(base, method):
-    httpx.post(f"{base}/api/selection", json={"selection": None, "active_file": "src/auth.py"})
+    api_post(base, "/api/selection", {"selection": None, "active_file": "src/auth.py"})
     data = httpx.request(method, f"{base}/mcp/status").json()
     assert data["result"]["status"] == "running"
     env = data["result"]["environment"]

@@ -11,7 +11,7 @@ import httpx
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from support import http_server
+from support import api_post, http_server
 
 from limpet.server.http._render import (
     highlight_css,
@@ -29,8 +29,8 @@ def base(workspace):
 
 
 def add(base, file="src/auth.py", start=10, end=14, body="check", **extra) -> dict:
-    reply = httpx.post(f"{base}/api/ops/comment_add", json={"file": file, "line_start": start, "line_end": end,
-                                                            "body": body, **extra})
+    reply = api_post(base, "/api/ops/comment_add", {"file": file, "line_start": start, "line_end": end,
+                                                   "body": body, **extra})
     assert reply.status_code == 200, reply.text
     return reply.json()["result"]["thread"]
 
@@ -94,7 +94,7 @@ def test_the_summary_counts_threads_and_lists_files_and_recent_activity(base):
     a = add(base, body="**first**")
     add(base, start=17, end=18)
     add(base, file="PLAN.md", start=1, end=1)
-    httpx.post(f"{base}/api/ops/comment_resolve", json={"thread_id": a["id"]})
+    api_post(base, "/api/ops/comment_resolve", {"thread_id": a["id"]})
     s = httpx.get(f"{base}/api/summary").json()
     assert s["total"] == 3 and s["status"] == {"open": 2, "resolved": 1}
     assert [f["path"] for f in s["files"]] == ["PLAN.md", "src/auth.py"] or s["files"][0]["open"] >= s["files"][1]["open"]

@@ -12,7 +12,7 @@ from importlib import resources
 from urllib.parse import urlsplit
 
 import pytest
-from support import http_server, write_files
+from support import http_server, page_token, write_files
 
 from limpet.server.http import DEFAULT_MAX_BODY
 
@@ -34,11 +34,23 @@ def request(base: str, method: str, path: str, body: bytes | None = None,
     conn = http.client.HTTPConnection(url.hostname, url.port, timeout=30)
     try:
         all_headers = {"Host": url.netloc, **(MCP_HEADERS if method == "POST" else {}), **(headers or {})}
+        if method == "POST" and path.startswith("/api/") and "X-Limpet-Token" not in all_headers:
+            all_headers["X-Limpet-Token"] = _token_as_the_page_reads_it(base, all_headers)
         conn.request(method, path, body=body, headers=all_headers)
         reply = conn.getresponse()
         return reply.status, reply.read(), {k.lower(): v for k, v in reply.getheaders()}
     finally:
         conn.close()
+
+
+def _token_as_the_page_reads_it(base: str, headers: dict[str, str]) -> str:
+    """The page's token (what the page sends with a state-changing call), or a wrong one when
+    the page itself is refused to these headers."""
+    auth = {k: v for k, v in headers.items() if k == "Authorization"}
+    try:
+        return page_token(base, **auth)
+    except AssertionError:
+        return "not-the-page-token"
 
 
 @pytest.fixture
@@ -97,7 +109,8 @@ def test_request_bodies_over_the_limit_are_refused(site, figures):
         conn = http.client.HTTPConnection(url.hostname, url.port, timeout=30)
         try:
             conn.request("POST", path, body=iter([big[i:i + 65536] for i in range(0, len(big), 65536)]),
-                         headers={**MCP_HEADERS, "Host": url.netloc}, encode_chunked=True)
+                         headers={**MCP_HEADERS, "Host": url.netloc, "X-Limpet-Token": page_token(site)},
+                         encode_chunked=True)
             assert conn.getresponse().status == 413, path
         finally:
             conn.close()
@@ -122,12 +135,14 @@ NOT_SERVED = ["/static/", "/static", "/static/../_app.py", "/static/%2e%2e/_app.
 def test_no_directory_listing_and_only_the_packages_static_files_are_served(site, figures):
     package = resources.files("limpet.server.http").joinpath("static")
     shipped = {entry.name: entry.read_bytes() for entry in package.iterdir() if entry.is_file()}
+    token = page_token(site).encode()
     for name, data in shipped.items():
         status, body, headers = request(site, "GET", f"/static/{name}")
-        assert status == 200 and body == data, name
+        assert status == 200 and body.replace(token, b"LIMPET_PAGE_TOKEN") == data, name
         assert headers.get("x-content-type-options") == "nosniff"
     status, body, _ = request(site, "GET", "/")
-    assert body == shipped["index.html"]  # the package's page, not the workspace's static/index.html
+    # the package's page (with this server's token), not the workspace's static/index.html
+    assert body.replace(token, b"LIMPET_PAGE_TOKEN") == shipped["index.html"]
     for path in NOT_SERVED:
         status, body, _ = request(site, "GET", path)
         redirect = status in (307, 308) and body == b""  # /mcp/ -> /mcp: the endpoint, not a listing
@@ -179,3 +194,50 @@ def test_seed_tool_endpoints_refuse_another_origin_even_on_loopback(site, origin
     assert same == 200
     figures.setdefault("http", {}).setdefault("seed_cross_origin_refused", 0)
     figures["http"]["seed_cross_origin_refused"] += 1
+
+
+# Every state-changing route, and what another page on this machine can send it: a "simple"
+# request (no preflight: text/plain, a form, multipart) or a JSON one from another origin
+# (another port of localhost included), with or without the page's token, or a preflight.
+STATE_CHANGING = ["/api/ops/comment_add", "/api/ops/delete_comment", "/api/selection", "/mcp/comment_add", "/mcp"]
+SIMPLE_TYPES = ["text/plain; charset=json", "text/plain", "application/x-www-form-urlencoded",
+                "multipart/form-data; boundary=x", "text/plain, application/json"]
+OTHER_ORIGINS = ["http://localhost:8080", "http://127.0.0.1:1", "http://[::1]:9960", "https://{netloc}", "null"]
+
+
+def _cross_site_requests(site: str) -> Iterator[tuple[str, str, dict[str, str]]]:
+    netloc, token = urlsplit(site).netloc, page_token(site)
+    for path in STATE_CHANGING:
+        for media in SIMPLE_TYPES:
+            for origin in OTHER_ORIGINS:
+                yield "POST", path, {"content-type": media, "Origin": origin.format(netloc=netloc)}
+            yield "POST", path, {"content-type": media, "X-Limpet-Token": token}  # even with the token
+        for origin in OTHER_ORIGINS:
+            yield "POST", path, {"Origin": origin.format(netloc=netloc), "X-Limpet-Token": token}
+            yield "OPTIONS", path, {"Origin": origin.format(netloc=netloc), "Access-Control-Request-Method": "POST"}
+        if path.startswith("/api/"):
+            for wrong in ("", "guess", "LIMPET_PAGE_TOKEN"):
+                yield "POST", path, {"Origin": f"http://{netloc}", "X-Limpet-Token": wrong}
+        for fetch_site in ("same-site", "cross-site"):
+            yield "POST", path, {"Sec-Fetch-Site": fetch_site, "X-Limpet-Token": token}
+
+
+def test_no_cross_site_request_changes_anything(site, figures):
+    tid = json.loads(json.loads(request(site, "POST", "/mcp/comment_add", json.dumps(ADD).encode())[1])["status"])
+    tid = tid["thread"]["id"]
+    # bodies each route would act on (a refusal is never for want of valid arguments)
+    bodies = {"/api/ops/comment_add": ADD, "/mcp/comment_add": ADD, "/mcp": INIT,
+              "/api/ops/delete_comment": {"filePath": "PLAN.md", "commentId": tid},
+              "/api/selection": {"selection": {"file": "PLAN.md", "line_start": 1, "line_end": 1, "text": "x"}}}
+    sent = 0
+    for method, path, headers in _cross_site_requests(site):
+        body = json.dumps(bodies[path]).encode() if method == "POST" else None
+        status, reply, answer = request(site, method, path, body, headers=headers)
+        assert status in (400, 403), (method, path, headers, status, reply[:200])
+        assert not any(h.startswith("access-control-") for h in answer), (path, headers)
+        sent += 1
+    threads = json.loads(json.loads(request(site, "POST", "/mcp/comment_list", b"{}")[1])["status"])["threads"]
+    assert [t["id"] for t in threads] == [tid]  # nothing added, nothing deleted
+    selection = json.loads(json.loads(request(site, "POST", "/mcp/get_selection", b"{}")[1])["status"] or "null")
+    assert selection in (None, {"selection": None})
+    figures.setdefault("http", {})["cross_site_refused"] = sent

@@ -43,9 +43,14 @@ export function throttle(fn, wait, gap) {
   };
 }
 
+// The server's token for this page, from the page's own HTML: a state-changing call must carry
+// it (a page of another origin cannot read it, nor send the header without a preflight).
+const TOKEN = document.querySelector('meta[name="limpet-token"]')?.content ?? "";
+
 export async function api(path, body) {
   const init = body === undefined ? {} : {
-    method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body),
+    method: "POST", headers: { "content-type": "application/json", "x-limpet-token": TOKEN },
+    body: JSON.stringify(body),
   };
   const res = await fetch(path, { credentials: "same-origin", ...init });
   const data = await res.json().catch(() => ({}));
