@@ -35,6 +35,7 @@ import orjson
 from limpet.model import (
     MAX_BODY,
     MAX_EVENTS,
+    MAX_NESTING,
     MAX_THREAD_FILE_BYTES,
     Anchor,
     AuthorType,
@@ -43,7 +44,7 @@ from limpet.model import (
     Thread,
     blake2b,
 )
-from limpet.server.store._untrusted import Refused, check_keys, check_record
+from limpet.server.store._untrusted import Refused, check_keys, check_record, nested_deeper
 
 __all__ = [
     "EVENT_KINDS",
@@ -121,14 +122,14 @@ _LEGACY = msgspec.json.Decoder(Thread)
 def checked_event(**fields: Any) -> Event:
     """A new event, checked as a line read from disk would be (msgspec.ValidationError naming
     the field otherwise; ValueError naming a field nested past the read budget)."""
+    thread = fields.get("thread")
+    free = {"ai_meta": fields.get("ai_meta")}  # the values of no fixed shape: measured before any walk
+    if isinstance(thread, Thread):
+        free["thread"] = [thread.ai_meta, *(h.details for h in thread.history)]
+    for name, value in free.items():
+        if nested_deeper(value, MAX_NESTING - 1):  # (below the event's own object; the line is measured exactly next)
+            raise ValueError(f"nested more than {MAX_NESTING} levels deep - at `$.{name}`")  # as msgspec says
     event = msgspec.convert(_plain(Event(**fields)), Event)
-    for name in ("ai_meta", "thread"):
-        value = getattr(event, name)
-        if value is not None:
-            try:
-                check_record(orjson.dumps(_plain(value)))
-            except (Refused, orjson.JSONEncodeError) as exc:  # orjson refuses nesting past 255
-                raise ValueError(f"{exc} - at `$.{name}`") from None  # as msgspec names a field
     dump_event(event)  # the line it makes is within the read budgets too (ValueError otherwise)
     return event
 

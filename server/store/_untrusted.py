@@ -24,7 +24,7 @@ import orjson
 
 from limpet.model import MAX_NESTING, MAX_RECORD_BYTES
 
-__all__ = ["Refused", "check_keys", "check_record", "load_record"]
+__all__ = ["Refused", "check_keys", "check_record", "load_record", "nested_deeper"]
 
 _STRING = re.compile(rb'"(?:[^"\\]++|\\.)*+"')  # linear on valid JSON (strings are consumed whole)
 _BRACKETS_ONLY = bytes(range(256)).translate(None, b"{}[]")  # every byte but the brackets (to delete)
@@ -58,6 +58,22 @@ def load_record(data: bytes, *, limit: int = MAX_RECORD_BYTES) -> Any:
     if (repeated := _repeated_key(data, value)) is not None:
         raise Refused(f"the key {repeated[:80]!r} appears twice in one object")
     return value
+
+
+def nested_deeper(value: Any, limit: int) -> bool:
+    """Do the dicts and lists of `value` (built in memory, not yet JSON) nest more than `limit`
+    levels? Walked without recursion: the value may be a thousand levels deep."""
+    todo = [(value, 0)]
+    while todo:
+        item, depth = todo.pop()
+        if isinstance(item, dict):
+            item = item.values()
+        elif not isinstance(item, (list, tuple)):
+            continue
+        if depth >= limit:
+            return True
+        todo += ((child, depth + 1) for child in item)
+    return False
 
 
 def _nesting(data: bytes) -> int:

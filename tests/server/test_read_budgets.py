@@ -292,3 +292,16 @@ def test_a_megabyte_of_anchor_evidence_costs_a_read_no_more_than_the_evidence_li
 def test_evidence_within_its_budget_reads_back_unchanged(service, workspace):
     tid = service.add("src/auth.py", 10, 14, "a thread").id
     assert Service(workspace).get(tid).anchor == service.get(tid).anchor
+
+
+@pytest.mark.parametrize("depth", [MAX_NESTING - 2, MAX_NESTING - 1, 5_000])
+def test_a_new_event_is_measured_without_recursing_and_exactly_at_the_budget(service, depth):
+    meta: dict = {}
+    for _ in range(depth):  # depth + 1 objects inside the event's own: the line nests depth + 2
+        meta = {"a": meta}
+    if depth + 2 <= MAX_NESTING:
+        assert service.add("PLAN.md", 1, 1, "x", ai_meta=meta).ai_meta == meta
+    else:
+        with pytest.raises(InvalidArgument) as caught:
+            service.add("PLAN.md", 1, 1, "x", ai_meta=meta)
+        assert caught.value.field == "ai_meta"
