@@ -305,3 +305,18 @@ def test_a_new_event_is_measured_without_recursing_and_exactly_at_the_budget(ser
         with pytest.raises(InvalidArgument) as caught:
             service.add("PLAN.md", 1, 1, "x", ai_meta=meta)
         assert caught.value.field == "ai_meta"
+
+
+def test_merging_snapshots_past_their_budget_are_reported_not_applied(service):
+    from limpet.model import MAX_MERGES
+    from limpet.server.core import _edits as edits
+    thread = service.add("PLAN.md", 1, 2, "merged").id
+    base = service.get(thread)
+    events = [edits.new_event("snapshot", "a", "human", at=f"2030-01-01T00:00:{n:02d}.000Z",
+                              thread=base.evolve(comments=(*base.comments[:1],), updated_at=f"2030-01-01T00:00:{n:02d}Z"),
+                              mode="merge") for n in range(MAX_MERGES + 4)]
+    events = [e.replace(seq=n) for n, e in enumerate(events)]
+    problems: list[str] = []
+    folded, _, _ = fold(RULES, thread, events, problems)
+    assert folded is not None
+    assert len(problems) == 3 and all("MAX_MERGES" in p for p in problems)  # the first is no merge: nothing to merge into
