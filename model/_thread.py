@@ -12,7 +12,7 @@ from typing import Any
 import msgspec
 
 from limpet.model._anchor import Anchor
-from limpet.model._vocabulary import SCHEMA_VERSION
+from limpet.model._vocabulary import SCHEMA_VERSION, AuthorType, Health, Status, Tag
 
 __all__ = ["Comment", "Decision", "HistoryEvent", "Snapshot", "Thread"]
 
@@ -21,7 +21,7 @@ class Comment(msgspec.Struct, frozen=True, gc=False):
     id: str
     body: str
     author: str
-    author_type: str
+    author_type: AuthorType
     created_at: str
     edited_at: str | None = None
 
@@ -112,13 +112,17 @@ class Snapshot(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
 
 
 class Thread(msgspec.Struct, frozen=True, gc=False):
+    """A thread as its events fold it. The vocabulary's words are its types (`Tag`, `Status`,
+    `Health`, `AuthorType`): a record read from disk (a snapshot event, an older store's
+    document) with any other word is refused as it is decoded, like any malformed field."""
+
     id: str
     anchor: Anchor
-    health: str
-    status: str
-    tag: str
+    health: Health
+    status: Status
+    tag: Tag
     author: str
-    author_type: str
+    author_type: AuthorType
     created_at: str
     updated_at: str
     comments: tuple[Comment, ...]

@@ -21,9 +21,9 @@ import orjson
 from limpet.model import Anchor, Comment, Decision, HistoryEvent, Snapshot, Thread
 from limpet.server.core._ids import new_event_id, utc_now
 from limpet.server.core._validation import invalid_argument_from_decoding
-from limpet.server.store import Event, checked_event
+from limpet.server.store import EVENT_KINDS, Event, checked_event
 
-__all__ = ["RULES", "Draft", "apply", "edited", "merged", "moved", "new_event", "new_thread", "reopened", "replied",
+__all__ = ["RULES", "STEPS", "Draft", "apply", "edited", "merged", "moved", "new_event", "new_thread", "reopened", "replied",
            "resolved", "snapshot_of", "step"]
 
 
@@ -78,32 +78,61 @@ def step(d: Draft | None, thread_id: str, e: Event) -> Draft | None:
     """The fold's step: the draft after event `e` (None: no thread, or deleted)."""
     if d is not None:
         d.changed = False
-    kind = e.event
-    if kind == "created":
-        if d is not None:
-            return d
-        assert e.anchor is not None and e.body is not None and e.tag is not None
-        return Draft(new_thread(thread_id, e.anchor, e.body, e.tag, e.by, e.by_type, e.ai_meta, e.at))
-    if kind == "snapshot":
-        assert e.thread is not None
-        whole = e.thread if e.thread.id == thread_id else e.thread.evolve(id=thread_id)  # the id is the file's
-        return Draft(whole if d is None or e.mode == "replace" else merged(d.done(), whole))
-    if d is None or kind == "deleted":
-        return None
-    if kind == "replied":
-        assert e.body is not None
-        return _replied(d, e.body, e.by, e.by_type, e.at)
-    if kind == "edited":
-        assert e.body is not None
-        return _edited(d, e.body, e.by, e.at)
-    if kind == "resolved":
-        return _resolved(d, e.decision, e.wontfix, e.by, e.at, e.snapshot)
-    if kind == "reopened":
-        return _reopened(d, e.by, e.at)
-    if kind == "moved":
-        assert e.anchor is not None
-        return _moved(d, e.anchor, e.by, e.at)
-    raise ValueError(f"unknown event {kind!r}")
+    rule = STEPS.get(e.event)
+    if rule is None:
+        raise ValueError(f"unknown event {e.event!r}")
+    return rule(d, thread_id, e)
+
+
+# What each event kind does to a thread, one step per kind, in the order of the store's `Kind`
+# (its payload: store/_events.py PAYLOAD; the history line each writes: the rules below). A step
+# gets the draft (None: no thread yet, or deleted), the thread's id (its file's) and the event.
+def _on_created(d: Draft | None, thread_id: str, e: Event) -> Draft | None:
+    if d is not None:
+        return d
+    assert e.anchor is not None and e.body is not None and e.tag is not None
+    return Draft(new_thread(thread_id, e.anchor, e.body, e.tag, e.by, e.by_type, e.ai_meta, e.at))
+
+
+def _on_replied(d: Draft | None, thread_id: str, e: Event) -> Draft | None:
+    assert e.body is not None
+    return None if d is None else _replied(d, e.body, e.by, e.by_type, e.at)
+
+
+def _on_edited(d: Draft | None, thread_id: str, e: Event) -> Draft | None:
+    assert e.body is not None
+    return None if d is None else _edited(d, e.body, e.by, e.at)
+
+
+def _on_resolved(d: Draft | None, thread_id: str, e: Event) -> Draft | None:
+    return None if d is None else _resolved(d, e.decision, e.wontfix, e.by, e.at, e.snapshot)
+
+
+def _on_reopened(d: Draft | None, thread_id: str, e: Event) -> Draft | None:
+    return None if d is None else _reopened(d, e.by, e.at)
+
+
+def _on_moved(d: Draft | None, thread_id: str, e: Event) -> Draft | None:
+    assert e.anchor is not None
+    return None if d is None else _moved(d, e.anchor, e.by, e.at)
+
+
+def _on_deleted(d: Draft | None, thread_id: str, e: Event) -> Draft | None:
+    return None
+
+
+def _on_snapshot(d: Draft | None, thread_id: str, e: Event) -> Draft | None:
+    assert e.thread is not None
+    whole = e.thread if e.thread.id == thread_id else e.thread.evolve(id=thread_id)  # the id is the file's
+    return Draft(whole if d is None or e.mode == "replace" else merged(d.done(), whole))
+
+
+Step = Callable[[Draft | None, str, Event], Draft | None]
+STEPS: dict[str, Step] = {
+    "created": _on_created, "replied": _on_replied, "edited": _on_edited, "resolved": _on_resolved,
+    "reopened": _on_reopened, "moved": _on_moved, "deleted": _on_deleted, "snapshot": _on_snapshot,
+}
+assert tuple(STEPS) == EVENT_KINDS, "every kind the store reads has its step, in the order of Kind"
 
 
 class _Rules:

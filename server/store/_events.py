@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 import msgspec
 import orjson
@@ -49,6 +49,7 @@ from limpet.server.store._untrusted import Refused, check_keys, check_record, ne
 __all__ = [
     "EVENT_KINDS",
     "MARKERS",
+    "PAYLOAD",
     "STORE_SCHEMA",
     "Event",
     "ParsedFile",
@@ -62,10 +63,14 @@ __all__ = [
 ]
 
 STORE_SCHEMA = 2
-EVENT_KINDS = ("created", "replied", "edited", "resolved", "reopened", "moved", "deleted", "snapshot")
 MARKERS = (b"<<<<<<<", b"=======", b">>>>>>>", b"|||||||")
 
+# The event kinds, once: the record's `event` field is typed with them (a line of any other
+# kind is refused and reported, like any malformed line), and the tuple is read off the type.
+# What each kind does to a thread is the core's fold step (core/_edits.py STEPS); adding a
+# kind: docs/architecture.md.
 Kind = Literal["created", "replied", "edited", "resolved", "reopened", "moved", "deleted", "snapshot"]
+EVENT_KINDS: tuple[str, ...] = get_args(Kind)
 # \Z, not $: Python's $ also matches before a final newline ("e_1\n" is not an id).
 EventId = Annotated[str, msgspec.Meta(pattern=r"^e_[0-9]{1,40}\Z")]
 Timestamp = Annotated[str, msgspec.Meta(pattern=r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,9})?(Z|[+-]\d\d:\d\d)\Z")]
@@ -74,14 +79,19 @@ Body = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_BODY)]
 Schema = Annotated[int, msgspec.Meta(ge=1, le=STORE_SCHEMA)]
 Seq = Annotated[int, msgspec.Meta(ge=0, le=1_000_000_000)]
 
-# What each kind must carry besides the envelope (id, at, seq, by, by_type).
-_REQUIRED: dict[str, tuple[str, ...]] = {
-    "created": ("anchor", "body", "tag"),
-    "replied": ("body",),
+# What each kind must carry besides the envelope (id, at, seq, by): its payload's fields (the
+# Event struct below types them). Every kind is listed, even one carrying nothing.
+PAYLOAD: dict[str, tuple[str, ...]] = {
+    "created": ("anchor", "body", "tag", "by_type"),
+    "replied": ("body", "by_type"),
     "edited": ("body",),
+    "resolved": (),  # decision, wontfix and snapshot are optional
+    "reopened": (),
     "moved": ("anchor",),
+    "deleted": (),
     "snapshot": ("thread", "mode"),
 }
+assert tuple(PAYLOAD) == EVENT_KINDS, "each kind's payload is said, in the order of Kind"
 
 
 class Event(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -106,8 +116,7 @@ class Event(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tru
     mode: Literal["merge", "replace"] | None = None  # snapshot: merge (migration) or replace (import)
 
     def __post_init__(self) -> None:  # decoding runs it: a line missing what its kind needs is refused
-        needed = _REQUIRED.get(self.event, ()) + (("by_type",) if self.event in ("created", "replied") else ())
-        missing = [name for name in needed if getattr(self, name) is None]
+        missing = [name for name in PAYLOAD[self.event] if getattr(self, name) is None]
         if missing:
             raise ValueError(f"a {self.event} event needs {', '.join(missing)}")
 
