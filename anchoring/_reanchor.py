@@ -53,6 +53,7 @@ import msgspec
 
 from limpet.anchoring._already import Preexisting
 from limpet.anchoring._anchor import relocated
+from limpet.anchoring._body_follows import body_went_elsewhere
 from limpet.anchoring._carry import carried
 from limpet.anchoring._fileview import FileView, file_view
 from limpet.anchoring._index import WorkspaceIndex
@@ -131,6 +132,9 @@ def find(anchor: Anchor, source: bytes | None, index: WorkspaceIndex | None) -> 
         if hit.weak and anchor.position == "symbol":  # a namesake declared otherwise: did the code move?
             return (moved_step(anchor, index, exact_only=True) or moved_step(anchor, index)
                     or successor_step(anchor, None, index, symbol_gone=False) or hit)
+        elsewhere = body_went_elsewhere(anchor, view, index.previous_view(anchor.file) if index else None, hit, sim)
+        if elsewhere is not None:  # the name kept by other code (a chain of renames, a wrapper)
+            return elsewhere
         if sim < WEAK_SYMBOL_MATCH and anchor.position == "symbol":
             # a rewritten namesake (a body moved out, a shim left under the name): the code
             # itself, found elsewhere, says more than the name

@@ -177,3 +177,67 @@ def test_deleting_one_of_two_identical_methods_never_moves_its_thread_onto_the_o
     after = b"\n".join(lines[:start - 1] + lines[start + 3:])
     got = _reanchor({"m.py": source}, {"m.py": after}, "m.py", start + 1, start + 3)
     assert got.health == "orphaned", got
+
+
+CHAIN_BEFORE = b'''def random_distribution(n, prng=None):
+    """Returns a random distribution over `n` outcomes."""
+    if prng is None:
+        prng = default_prng
+    d = uniform_distribution(n)
+    d.pmf = prng.dirichlet(np.ones(len(d)))
+    return d
+
+
+def random_joint_distribution(word_length, alphabet_size, prng=None):
+    """Returns a uniform joint distribution over words."""
+    if prng is None:
+        prng = default_prng
+    d = uniform_joint_distribution(word_length, alphabet_size)
+    d.pmf = prng.dirichlet(np.ones(len(d)))
+    d.normalize()
+    return d
+'''
+
+
+def test_a_chain_of_renames_moves_the_thread_with_the_body_not_the_name():
+    """dit 5b8629a6: random_distribution -> random_scalar_distribution while
+    random_joint_distribution takes the name random_distribution. The old body is new under
+    another name, nearly verbatim; the name now holds other code."""
+    after = (CHAIN_BEFORE.replace(b"def random_distribution(", b"def random_scalar_distribution(")
+             .replace(b"def random_joint_distribution(word_length", b"def random_distribution(outcome_length")
+             .replace(b"(word_length, alphabet_size)", b"(outcome_length, alphabet_size)"))
+    got = _reanchor({"distconst.py": CHAIN_BEFORE}, {"distconst.py": after}, "distconst.py", 1, 7)
+    assert got.health != "orphaned" and got.anchor.line_start == _lines(after, b"def random_scalar_distribution")
+
+
+def test_the_old_name_kept_as_a_wrapper_lets_the_thread_follow_the_body():
+    before = b'''class Adapter:
+    def set_empty_view(self, layout_id, parent=None):
+        view = self.inflater.inflate(layout_id, parent, False)
+        self.empty_layout.remove_all_views()
+        self.empty_layout.add_view(view)
+        self.empty_view_enabled = True
+        self.notify_data_set_changed()
+'''
+    after = b'''class Adapter:
+    def set_empty_view(self, layout_id, parent=None):
+        self.set_empty_view_layout(layout_id, parent)
+
+    def set_empty_view_layout(self, layout_id, parent=None):
+        view = self.inflater.inflate(layout_id, parent, False)
+        self.empty_layout.remove_all_views()
+        self.empty_layout.add_view(view)
+        self.empty_view_enabled = True
+        self.notify_data_set_changed()
+'''
+    got = _reanchor({"adapter.py": before}, {"adapter.py": after}, "adapter.py", 2, 7)
+    assert got.health != "orphaned"
+    assert (got.anchor.line_start, got.anchor.line_end) == (5, 10)
+
+
+def test_a_namesake_edited_in_place_keeps_its_thread_beside_a_new_unlike_function():
+    before = b"def parse(text):\n    items = text.split(',')\n    return [i.strip() for i in items]\n"
+    after = (b"def parse(text, sep=','):\n    items = text.split(sep)\n    return [i.strip() for i in items if i]\n\n\n"
+             b"def render(items):\n    return ', '.join(items)\n")
+    got = _reanchor({"p.py": before}, {"p.py": after}, "p.py", 1, 3)
+    assert got.health == "drifted" and (got.anchor.line_start, got.anchor.line_end) == (1, 3)

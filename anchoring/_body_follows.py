@@ -1,0 +1,59 @@
+"""The thread follows the body: a symbol whose name stayed while its body went to a new name.
+
+Two shapes keep the old name on other code (issue 37):
+
+* a chain of renames: `random_distribution` became `random_scalar_distribution` while
+  `random_joint_distribution` took the name `random_distribution`; the name's new body is
+  another's, and the old body is, nearly verbatim, a symbol new in the file;
+* the old name as a wrapper: the body moved to a new symbol and the old name was kept as a thin
+  forwarder that calls it (`def old(*a): return new(*a)`).
+
+In both the namesake is much less like the old body than one new symbol is. A new symbol here is
+one the file's previous version did not hold (was_sibling: code that was already there is never
+where the body went). Likeness is name-blind (a rename costs nothing).
+"""
+
+from __future__ import annotations
+
+from limpet.anchoring._fileview import FileView
+from limpet.anchoring._mapping import kinds_compatible, map_into_symbol, symbol_similarity
+from limpet.anchoring._steps_local import MARGIN, Hit
+from limpet.anchoring._text import holds_word
+from limpet.model import Anchor
+
+__all__ = ["BODY_FOLLOWS_BELOW", "body_went_elsewhere"]
+
+BODY_FOLLOWS_BELOW = 0.95  # a namesake this alike or more keeps the thread without asking
+NEARLY_VERBATIM = 0.9  # a new symbol this alike (name-blind) is the old body, renamed
+CLEAR_LEAD = 0.1  # ... when it is this much more alike than the namesake
+WRAPPER_MIN = 0.6  # a body this alike is the old one when the namesake became a thin wrapper calling it
+WRAPPER_LEAD = 0.2
+WRAPPER_SHARE = 0.5  # a wrapper has at most this share of the old symbol's tokens
+
+
+def body_went_elsewhere(anchor: Anchor, view: FileView, before: FileView | None, namesake: Hit,
+                        sim: float) -> Hit | None:
+    """The symbol new in the file that holds the anchor's old body while its name holds other
+    code (`namesake`, alike by `sim`), or None."""
+    if anchor.position != "symbol" or before is None or sim >= BODY_FOLLOWS_BELOW or not anchor.symbol_name:
+        return None
+    new = [sv for sv in view.symbols
+           if sv.qualified_name != anchor.symbol and sv.qualified_name not in before.by_name
+           and kinds_compatible(anchor.symbol_kind, sv.kind)]
+    if not new:
+        return None
+    scored = sorted(((symbol_similarity(anchor, sv, blind=True), sv) for sv in new),
+                    key=lambda t: (-t[0], t[1].first))
+    body, best = scored[0]
+    if len(scored) > 1 and body - scored[1][0] < MARGIN:
+        return None
+    shim = namesake.view.text(namesake.first, namesake.last)
+    wrapper = (holds_word(shim, best.name) and anchor.symbol_tokens
+               and len(shim.split()) <= WRAPPER_SHARE * max(len(anchor.selected_text.split()), 1))
+    if not (body >= NEARLY_VERBATIM and body - sim >= CLEAR_LEAD
+            or wrapper and body >= WRAPPER_MIN and body - sim >= WRAPPER_LEAD):
+        return None
+    rows = map_into_symbol(anchor, view, best)
+    if rows is None:
+        return None
+    return Hit(anchor.file, view, rows[0], rows[1], "renamed", round(0.5 + 0.45 * body, 4))
