@@ -14,7 +14,7 @@ import os
 from collections.abc import Iterator, Sequence
 from typing import IO, TYPE_CHECKING, Any
 
-from limpet.server.core._export import export_workspaces
+from limpet.server.core._export import ItemSource, export_workspaces
 from limpet.server.core._filters import ThreadFilter
 from limpet.server.core._provenance import Provenance, provenance_of
 from limpet.server.core._service import Service
@@ -74,14 +74,16 @@ def _fields(flt: ThreadFilter) -> dict[str, Any]:
     return {name: getattr(flt, name) for name in flt.__slots__}
 
 
-def repository_batches(root: str | os.PathLike[str], flt: ThreadFilter | None = None,
+def repository_batches(source: ItemSource | str | os.PathLike[str], flt: ThreadFilter | None = None,
                        **options: Any) -> Iterator[Any]:
     """One repository's thread rows as Arrow record batches (limpet.exporters.DELTA_SCHEMA),
     re-anchored first, secrets redacted unless `keep_secrets`: what a Spark task or any other
-    engine's worker computes for the repository it was given. `options`: ExportOptions."""
+    engine's worker computes for the repository it was given. `source`: a workspace's folder
+    or a Service; `options`: ExportOptions."""
     from limpet.exporters import ExportOptions, Grouped, Redactor, thread_batches
 
-    source = RepositorySource(root)
-    opts = ExportOptions(repositories=(source.repository,), **options)
+    if isinstance(source, str | os.PathLike):
+        source = RepositorySource(source)
+    opts = ExportOptions(repositories=(source.repository,), **options)  # checked now, not at the first batch
     red = None if opts.keep_secrets else Redactor()
-    yield from thread_batches(Grouped([source.export_items(flt or ThreadFilter(), with_source=False)]), opts, red)
+    return thread_batches(Grouped([source.export_items(flt or ThreadFilter(), with_source=False)]), opts, red)

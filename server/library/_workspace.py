@@ -29,6 +29,7 @@ from limpet.server.core import (
     flush_all,
     instant,
     local_author,
+    repository_batches,
 )
 from limpet.server.operations import arguments
 
@@ -174,14 +175,29 @@ class Workspace:
         instant. `options` go to the exporter unchanged (context_lines, task, partition_by,
         row_group_size, keep_secrets, ...: docs/export-formats.md). Returns the exporter's
         ExportResult (format, count, bytes_written, path, secrets, warnings)."""
+        flt = self._export_filter(file, status, health, tag, author, since)
+        out = os.fspath(path) if isinstance(path, os.PathLike) else path
+        return export_workspaces([self.service], format, flt, out, **options)
+
+    def record_batches(self, *, file: str | None = None, status: str | None = None, health: str | None = None,
+                       tag: str | None = None, author: str | None = None, since: str | None = None,
+                       **options: Any) -> Iterator[Any]:
+        """The matching threads as Arrow record batches, one row per thread with the columns of
+        a Delta export (limpet.exporters.DELTA_SCHEMA: repository, commit, language, split...),
+        `row_group_size` rows at most each, secrets redacted unless keep_secrets=True: what an
+        engine's task reads of one repository (limpet.spark). Filters and options as export's.
+        The arguments are checked at the call."""
+        flt = self._export_filter(file, status, health, tag, author, since)
+        return repository_batches(self.service, flt, **options)
+
+    def _export_filter(self, file: str | None, status: str | None, health: str | None, tag: str | None,
+                       author: str | None, since: str | None) -> ThreadFilter:
         try:
             updated_since = instant(since) if since is not None else None
         except ValueError as exc:
             raise InvalidArgument(f"since {since!r} {exc}", field="since") from None
         flt = self._filter(file=file, status=status, health=health, tag=tag, author=author)
-        flt = dataclasses.replace(flt, updated_since=updated_since)
-        out = os.fspath(path) if isinstance(path, os.PathLike) else path
-        return export_workspaces([self.service], format, flt, out, **options)
+        return dataclasses.replace(flt, updated_since=updated_since)
 
     # -- imports ------------------------------------------------------------------------------
     def import_github(self, comments: bytes | str | os.PathLike[str] | IO[bytes],
