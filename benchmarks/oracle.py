@@ -19,9 +19,10 @@ before (first parent) and after (`git diff --no-renames`):
 
 A case is dropped when its method cannot be found uniquely (overloads the oracle's spelling does
 not separate, a class spec no path matches). Repositories are read from bare git mirrors (the
-search tool's `fetch`: /work/.mirror/OWNER+NAME/repo), the oracles from RefactoringMiner's mirror.
+search tool's `fetch`: MIRRORS/OWNER+NAME/repo, MIRRORS from --mirrors or $LIMPET_MIRRORS), the oracles
+from RefactoringMiner's mirror.
 
-    .venv/bin/python benchmarks/oracle.py -v     # -> ~/.cache/limpet-oracle/cases-oracle.jsonl.gz
+    .venv/bin/python benchmarks/oracle.py --mirrors DIR -v   # -> ~/.cache/limpet-oracle/cases-oracle.jsonl.gz
     .venv/bin/python benchmarks/anchoring_inprocess.py --cases ~/.cache/limpet-oracle/cases-oracle.jsonl.gz
 """
 
@@ -30,6 +31,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
+import os
 import re
 import subprocess
 import sys
@@ -38,7 +40,7 @@ from pathlib import Path
 
 from limpet.anchoring._fileview import FileView, file_view
 
-MIRRORS = Path("/work/.mirror")
+MIRRORS = os.environ.get("LIMPET_MIRRORS")  # a folder of one machine: given, never written here
 ORACLE_REPO = "tsantalis+RefactoringMiner"
 OUT = Path.home() / ".cache" / "limpet-oracle" / "cases-oracle.jsonl.gz"
 DATASETS = {"python": (".py",), "javascript": (".js",), "kotlin": (".kt",)}
@@ -230,7 +232,8 @@ def build_commit(repo: Path, full: str, sha: str, exts: tuple[str, ...], refacto
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--mirrors", default=str(MIRRORS), help="where OWNER+NAME/repo bare mirrors are")
+    ap.add_argument("--mirrors", default=MIRRORS, required=MIRRORS is None,
+                    help="where OWNER+NAME/repo bare mirrors are (default: $LIMPET_MIRRORS)")
     ap.add_argument("--out", default=str(OUT))
     ap.add_argument("-v", "--verbose", action="store_true")
     args = ap.parse_args(argv)
