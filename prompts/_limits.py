@@ -1,7 +1,11 @@
 """Resource limits for workspace prompt templates (`.limpet/prompts/NAME.md.j2`).
 
-Overrides come from the repository (a pull request can change them), so they are rendered in
-a sandbox that also bounds what a render may cost: the operators that build big values
+Overrides come from the repository (a pull request can change them). Before one is compiled,
+its text is measured (prompts/_template_scan.py): its length, its tags, how deep its blocks
+and brackets nest and how long one tag is, against the MAX_TEMPLATE_* limits below, which
+keep jinja2's parser and Python's compiler within their recursion and indentation limits and
+the compile under a few hundred milliseconds. It is then rendered in a sandbox that also
+bounds what a render may cost: the operators that build big values
 (`*`, `**`, `+`, `%`, `~`), every call, filter, attribute and item lookup, every `for` loop
 step and every chunk of output check a deadline and the sizes below, and exceeding one
 raises LimitExceeded (a PARSE_ERROR naming the file and line, like any broken template).
@@ -26,8 +30,22 @@ from typing import Any
 
 __all__ = [
     "DEADLINE_SECONDS", "MAX_INT_BITS", "MAX_OUTPUT", "MAX_RANGE", "MAX_SIZE",
+    "MAX_TEMPLATE_BLOCK_DEPTH", "MAX_TEMPLATE_BRACKET_DEPTH", "MAX_TEMPLATE_CHARS", "MAX_TEMPLATE_TAGS",
+    "MAX_TEMPLATE_TAG_TOKENS", "MAX_TEMPLATE_TOKENS",
     "LimitExceeded", "bounded_environment", "render_bounded",
 ]
+
+# Before compiling (the built-in templates are ~3,000 characters, 75 tags, blocks 5 deep, no
+# bracket inside another, 30 tokens in their longest tag).
+MAX_TEMPLATE_CHARS = 100_000  # characters of template text
+MAX_TEMPLATE_TAGS = 1_000  # {% %} and {{ }} tags
+# Tokens inside tags, in all: jinja2 compiles ~5,000 a second here (the text between tags is cheap).
+MAX_TEMPLATE_TOKENS = 5_000
+MAX_TEMPLATE_BLOCK_DEPTH = 16  # {% if %}/{% for %}/{% macro %}/... inside one another (Python: 100 indents)
+MAX_TEMPLATE_BRACKET_DEPTH = 16  # ( [ { inside one another (Python's parser stops at 200)
+# Tokens in one tag: a chain of operators or filters nests as deep, and jinja2's optimizer
+# walks every subtree of an expression again (a cost quadratic in its depth).
+MAX_TEMPLATE_TAG_TOKENS = 48
 
 MAX_SIZE = 1_000_000  # characters of text plus items of containers in one value built by the template
 MAX_INT_BITS = 4096  # bits of an integer built by `*`, `**` or `+`

@@ -3,9 +3,10 @@
 A workspace override (`.limpet/prompts/NAME.md.j2`) replaces the built-in template
 entirely. It is rendered in a Jinja SandboxedEnvironment with StrictUndefined; when it is
 broken the caller gets PARSE_ERROR naming the file and line, never the built-in instead
-(a silently ignored override would be worse than a loud one). An override also renders
-within resource limits (size, integers, range, output, time: prompts/_limits.py); going
-over one is the same PARSE_ERROR, saying which limit. jinja2 is imported here only, on
+(a silently ignored override would be worse than a loud one). An override is measured before it
+is compiled (length, tags, nesting: prompts/_template_scan.py) and renders within resource
+limits (size, integers, range, output, time: prompts/_limits.py); going over one is the
+same PARSE_ERROR, saying which limit. jinja2 is imported here only, on
 first render: a server's cold start never pays for it.
 """
 
@@ -62,6 +63,7 @@ def render(name: str, data: Any, override_dir: Path | None = None) -> str:
     from jinja2.sandbox import SandboxedEnvironment
 
     from limpet.prompts._limits import bounded_environment, render_bounded
+    from limpet.prompts._template_scan import TemplateTooBig, check_template_text
 
     source, filename, is_override = _source_of(name, override_dir)
     options = dict(
@@ -72,9 +74,18 @@ def render(name: str, data: Any, override_dir: Path | None = None) -> str:
     # Built-in templates are package code: rendered as ever, sized by the data they show.
     env = bounded_environment(**options) if is_override else SandboxedEnvironment(**options)
     try:
+        if is_override:  # measured before jinja2 and Python compile it (_template_scan.py)
+            check_template_text(env, source, name)
         template = env.get_template(name)
     except TemplateSyntaxError as exc:
         raise _failure(filename, exc.lineno, exc.message or str(exc), "syntax") from None
+    except TemplateTooBig as exc:
+        raise _failure(filename, exc.line, str(exc), "LimitExceeded") from None
+    except (RecursionError, SyntaxError, MemoryError) as exc:  # the scan's limits should make these unreachable
+        if not is_override:
+            raise
+        raise _failure(filename, getattr(exc, "lineno", None), f"too complex to compile ({type(exc).__name__})",
+                       "LimitExceeded") from None
     try:
         context = context_of(data)
         text = render_bounded(env, template, context) if is_override else template.render(context)

@@ -73,8 +73,9 @@ def limpet_argv() -> list[str]:
 
 
 @contextlib.asynccontextmanager
-async def stdio_session(workspace: Path, *extra: str, message_handler=None) -> AsyncIterator[Any]:
-    """The official MCP client connected over real stdio to `limpet serve --workspace DIR`."""
+async def stdio_session(workspace: Path, *extra: str, message_handler=None, errlog=None) -> AsyncIterator[Any]:
+    """The official MCP client connected over real stdio to `limpet serve --workspace DIR`
+    (the server's stderr goes to `errlog`, a file, when one is given)."""
     from mcp import ClientSession, StdioServerParameters
     from mcp.client.stdio import stdio_client
 
@@ -82,7 +83,7 @@ async def stdio_session(workspace: Path, *extra: str, message_handler=None) -> A
     params = StdioServerParameters(
         command=argv[0], args=[*argv[1:], "serve", "--workspace", str(workspace), *extra], cwd=str(workspace)
     )
-    async with stdio_client(params) as (read, write):
+    async with stdio_client(params, **({"errlog": errlog} if errlog else {})) as (read, write):
         kwargs = {"message_handler": message_handler} if message_handler else {}
         async with ClientSession(read, write, **kwargs) as session:
             await session.initialize()

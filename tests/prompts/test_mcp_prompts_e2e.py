@@ -84,6 +84,31 @@ async def test_a_broken_workspace_template_is_reported_not_replaced(workspace):
     assert data["details"]["template"].endswith(".limpet/prompts/training_export.md.j2")
 
 
+@pytest.mark.parametrize("text, line", [
+    ("Title\n" + "{% if true %}\n" * 200 + "x\n" + "{% endif %}\n" * 200, 18),
+    ("Title\n{{ " + "(" * 5000 + "1" + ")" * 5000 + " }}\n", 2),
+    ("Title\n" + "{{ totals }}\n" * 80_000, 7_693),  # ~1 MB: line 7,693 holds its 100,000th character
+])
+async def test_a_hostile_workspace_template_is_a_parse_error_without_a_traceback(workspace, tmp_path, text, line):
+    # Issue 33, items 9 and 11: 200 nested ifs (IndentationError), 5,000 nested parentheses
+    # (RecursionError), a megabyte (13-19 s and gigabytes to compile) answered INTERNAL, with
+    # ~1,200 lines of traceback on stderr a call.
+    folder = workspace / ".limpet" / "prompts"
+    folder.mkdir(parents=True)
+    (folder / "training_export.md.j2").write_text(text)
+    with (tmp_path / "stderr.txt").open("w+") as errlog:
+        async with stdio_session(workspace, errlog=errlog) as s:
+            for _ in range(2):
+                with pytest.raises(MCPError) as info:
+                    await s.get_prompt("training_export", {})
+                data = info.value.error.data
+                assert data["code"] == "PARSE_ERROR" and data["details"]["line"] == line, data
+                assert data["details"]["template"].endswith(".limpet/prompts/training_export.md.j2")
+            assert (await s.list_prompts()).prompts, "the server keeps running"
+        errlog.seek(0)
+        assert "Traceback" not in errlog.read()
+
+
 async def test_the_cli_prints_what_prompts_get_returns(workspace, limpet_cmd):
     args = {"filePath": "src/auth.py", "focus": "maintainability"}
     async with stdio_session(workspace) as s:

@@ -83,6 +83,39 @@ EXHAUSTION = [
 ]
 
 
+# Templates that cost their compile, not their render (issue 33, items 9 and 11): measured
+# before jinja2 sees them (prompts/_template_scan.py). (text, the line named)
+TOO_BIG_TO_COMPILE = [
+    ("Title\n" + "x" * 1_000_000, 2),  # 13-19 s and 1.2-2 GB to compile before
+    ("Title\n" + "{{ file }}" * 100_000, 2),
+    ("Title\n" + "{% if true %}\n" * 200 + "x\n" + "{% endif %}\n" * 200, 18),  # IndentationError
+    ("Title\n{{ " + "(" * 5000 + "1" + ")" * 5000 + " }}\n", 2),  # RecursionError
+    ("Title\n{{ " + "[" * 100 + "]" * 100 + " }}\n", 2),
+    ("Title\n{{ 1" + " + 1" * 5000 + " }}\n", 2),  # a chain of operators nests as deep
+    ("Title\n{{ file" + " | upper" * 5000 + " }}\n", 2),
+    ("Title\n" + "{% for i in [1] %}" * 200 + "{% endfor %}" * 200 + "\n", 2),
+    ("Title\n" + "{% macro m() %}" * 200 + "{% endmacro %}" * 200 + "\n", 2),
+    ("Title\n" + "{{ file.upper() }}\n" * 5000, 835),
+]
+
+
+@pytest.mark.timeout(120)
+def test_workspace_templates_too_big_to_compile_are_refused_before_compiling(workspace, tmp_path, figures):
+    override = workspace / ".limpet" / "prompts" / "review_code.md.j2"
+    override.parent.mkdir(parents=True)
+    refused = 0
+    with RpcServer(workspace, timeout=60) as server:
+        for text, line in TOO_BIG_TO_COMPILE:
+            override.write_text(text)
+            reply = server.request("prompts/get", {"name": "review_code", "arguments": {"filePath": "src/auth.py"}})
+            error = reply["error"]["data"]
+            assert error["code"] == "PARSE_ERROR" and error["details"]["line"] == line, (text[:60], error)
+            assert error["details"]["error"] == "LimitExceeded" and "limit for workspace templates" in error["message"]
+            refused += 1
+        server.ok("comment_list", {})
+    figures["templates"] = {**figures.get("templates", {}), "too_big_to_compile_refused": refused}
+
+
 @pytest.mark.timeout(120)
 def test_workspace_templates_cannot_exhaust_memory_or_time(workspace, figures):
     override = workspace / ".limpet" / "prompts" / "review_code.md.j2"
