@@ -23,6 +23,7 @@ from limpet.server.core._process import end_of_command, flush_all
 from limpet.server.core._reconcile import ReconcileReport
 from limpet.server.core._service import Service
 from limpet.server.core._validation import invalid_argument_from, invalid_argument_from_decoding
+from limpet.server.store import Located, locate_workspace
 
 __all__ = [
     "EXPORT_SCHEME",
@@ -32,6 +33,7 @@ __all__ = [
     "ChangeListener",
     "GithubImportReport",
     "ImportReport",
+    "Located",
     "ReconcileReport",
     "RepositorySource",
     "ReviewMode",
@@ -47,6 +49,7 @@ __all__ = [
     "invalid_argument_from_decoding",
     "is_glob",
     "local_author",
+    "locate_workspace",
     "repository_batches",
     "search_threads",
     "utc_now",

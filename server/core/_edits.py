@@ -143,6 +143,14 @@ class _Rules:
     step = staticmethod(step)
     done = staticmethod(Draft.done)
 
+    @staticmethod
+    def undeleted(d: Draft, deletion: Event, unseen: list[Event]) -> Draft:
+        """A deletion that did not see every event (replies merged from another branch): the
+        thread stays, and its history says who deleted it and what came back with it."""
+        return d.update(HistoryEvent(deletion.at, "deleted", deletion.by, {
+            "undone": f"{len(unseen)} later {'events' if len(unseen) > 1 else 'event'} it did not see "
+                      f"({', '.join(sorted({e.event for e in unseen}))}) were merged in: delete it again to confirm"}))
+
 
 RULES = _Rules()
 
@@ -198,12 +206,13 @@ def _reopened(d: Draft, by: str, now: str) -> Draft:
 
 
 def _edited(d: Draft, body: str, by: str, now: str) -> Draft:
-    """The first comment's new text; the old one stays in the history."""
+    """The first comment's new text. The old one is not kept (the store removes it from the
+    thread's file: someone who pasted a secret can take it out)."""
     first = d.comments[0]
     if first.body == body:
         return d
     d.comments[0] = Comment(first.id, body, first.author, first.author_type, first.created_at, now)
-    return d.update(HistoryEvent(now, "edited", by, {"previous_body": first.body}), updated_at=now)
+    return d.update(HistoryEvent(now, "edited", by), updated_at=now)
 
 
 def _moved(d: Draft, anchor: Anchor, by: str, now: str) -> Draft:

@@ -9,17 +9,20 @@ digit budget when clients parse them loosely.
 
 from __future__ import annotations
 
+import bisect
 import getpass
 import itertools
 import os
 import platform
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 
 from limpet.model import InvalidArgument, ThreadNotFound, blake2b, is_thread_id
 
-__all__ = ["new_event_id", "new_thread_id", "resolve_prefix", "utc_now", "format_time", "instant", "local_author"]
+__all__ = ["SHORT_MAX", "SHORT_MIN", "format_time", "instant", "local_author", "new_event_id", "new_thread_id",
+           "resolve_prefix", "short_ids", "utc_now"]
 
 _counter = itertools.count()
 _HOST = platform.node()  # not socket.gethostname(): the socket module costs a command ~2 ms
@@ -75,21 +78,49 @@ def local_author() -> str:
     return os.environ.get("LIMPET_AUTHOR") or os.environ.get("USER") or login or "human"
 
 
+SHORT_MIN, SHORT_MAX = 6, 10  # digits of a short id
+
+
+def short_ids(ids: Iterable[str]) -> dict[str, str]:
+    """Each id's short form, as people see it (`limpet list`, the page): the fewest of its last
+    digits, at least SHORT_MIN and at most SHORT_MAX, that no other id ends with and no other id
+    begins with; the whole id when no such tail exists. The tail, not the head: an id begins
+    with its creation time in milliseconds, which threads made together share (a dozen digits
+    in the same second), and ends with six digits of its own."""
+    digits = sorted(i[2:] for i in ids)
+    tails = Counter(d[-k:] for d in digits for k in range(SHORT_MIN, SHORT_MAX + 1))
+    out: dict[str, str] = {}
+    for d in digits:
+        out[f"c_{d}"] = next((d[-k:] for k in range(SHORT_MIN, SHORT_MAX + 1)
+                              if tails[d[-k:]] == 1 and not _begins_other(digits, d[-k:], d)), f"c_{d}")
+    return out
+
+
+def _begins_other(digits: list[str], text: str, own: str) -> bool:
+    """Whether an id other than `own` begins with `text` (`digits` sorted)."""
+    at = bisect.bisect_left(digits, text)
+    return any(d.startswith(text) and d != own for d in itertools.takewhile(lambda d: d.startswith(text), digits[at:]))
+
+
 def resolve_prefix(prefix: str, exists: Callable[[str], bool], ids: Callable[[], Iterable[str]],
                    field: str = "thread_id") -> str:
-    """The full id of the one thread whose id starts with `prefix`, as git takes abbreviated
-    hashes (the `c_` may be left out). Ambiguous: INVALID_ARGUMENT listing the candidates;
-    none: THREAD_NOT_FOUND; not an id's beginning: INVALID_ARGUMENT."""
+    """The full id of the one thread `prefix` names: the whole id, a beginning of it as git
+    takes abbreviated hashes (the `c_` may be left out), or, for SHORT_MIN to SHORT_MAX digits
+    without `c_`, its short form (an end of it, see short_ids). Several: INVALID_ARGUMENT
+    listing the candidates; none: THREAD_NOT_FOUND; not an id's beginning: INVALID_ARGUMENT."""
     text = prefix.strip()
     wanted = text if text.startswith("c_") else f"c_{text}"
     if not is_thread_id(wanted):
         raise InvalidArgument("Invalid thread ID format", field=field, details={"thread_id": prefix})
     if exists(wanted):
         return wanted
-    found = sorted(i for i in ids() if i.startswith(wanted))
+    tail = None if text.startswith("c_") or not SHORT_MIN <= len(text) <= SHORT_MAX else text
+    found = sorted(i for i in ids() if i.startswith(wanted) or (tail is not None and i.endswith(tail)))
     if len(found) == 1:
         return found[0]
     if not found:
-        raise ThreadNotFound(f"No thread id starts with {wanted}", field=field, details={"thread_id": prefix})
-    raise InvalidArgument(f"{len(found)} threads have ids starting with {wanted}: give more digits", field=field,
+        raise ThreadNotFound(f"No thread id starts with {wanted}" + (f" or ends with {tail}" if tail else ""),
+                             field=field, details={"thread_id": prefix})
+    raise InvalidArgument(f"{len(found)} threads have ids starting with {wanted}"
+                          + (f" or ending with {tail}" if tail else "") + ": give more digits", field=field,
                           details={"thread_id": prefix, "candidates": found[:20], "count": len(found)})

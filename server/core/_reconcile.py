@@ -35,7 +35,7 @@ from limpet.server.store import FileHashes, FileState, GitHistory, ThreadStore, 
 if TYPE_CHECKING:
     from limpet.anchoring import Baseline, Candidate, Relocation, WorkspaceIndex
 
-__all__ = ["Reconciler", "ReconcileReport", "HashCache"]
+__all__ = ["Reconciler", "ReconcileReport", "HashCache", "placement_history"]
 
 _health = attrgetter("health")
 
@@ -329,20 +329,8 @@ class Reconciler:
         old, new = t.anchor, rel.anchor
         if rel.health == t.health and (new is old or (new.content_hash == old.content_hash and new == old)):
             return t
-        history = t.history
-        if rel.health != t.health or rel.anchor.file != t.anchor.file:
-            event = HistoryEvent(
-                at=utc_now(),
-                event="reanchored",
-                by="limpet",
-                details={
-                    "from": {"file": t.anchor.file, "line_start": t.anchor.line_start, "health": t.health},
-                    "to": {"file": rel.anchor.file, "line_start": rel.anchor.line_start, "health": rel.health},
-                    "method": rel.method,
-                    "confidence": round(rel.confidence, 4),
-                },
-            )
-            history = (*history, event)
+        history = placement_history(t.history, t.anchor, t.health, rel.anchor, rel.health, rel.method,
+                                    rel.confidence, utc_now())
         # Lines, file or health that move are a change an incremental export must find: updated_at
         # moves with them (derived, like the position; a committed updated_at stays as written).
         placed = (new.file, new.line_start, new.line_end) != (old.file, old.line_start, old.line_end)
@@ -354,3 +342,31 @@ class Reconciler:
             history=history,
             updated_at=utc_now() if placed or rel.health != t.health else t.updated_at,
         )
+
+
+def _place(anchor: Anchor, health: str) -> dict[str, Any]:
+    return {"file": anchor.file, "line_start": anchor.line_start, "line_end": anchor.line_end, "health": health}
+
+
+def placement_history(history: tuple[HistoryEvent, ...], old: Anchor, old_health: str, new: Anchor,
+                      new_health: str, method: str, confidence: float, now: str) -> tuple[HistoryEvent, ...]:
+    """The history after a thread's derived place changed: one entry saying what happened
+    (`orphaned`: its code is gone; `drifted`: the code changed in place; `reanchored`: it
+    followed its code to other lines or another file, anchored or not), never one that says
+    nothing. Shifts of an anchored thread in a row (each edit above it) are one entry, from
+    where the first started to where the last ended: the history does not grow with every save,
+    and a shift undone leaves none."""
+    before, after = _place(old, old_health), _place(new, new_health)
+    if before == after:
+        return history
+    last = history[-1] if history else None
+    if (last is not None and last.event == "reanchored" and last.by == "limpet" and old_health == new_health
+            and isinstance(last.details.get("to"), dict) and last.details["to"].get("health") == new_health):
+        history, before = history[:-1], last.details["from"]  # continue the shift in progress
+        if before == after:
+            return history
+    same_place = (old.file, old.line_start, old.line_end) == (new.file, new.line_start, new.line_end)
+    kind = "orphaned" if new_health == "orphaned" and old_health != "orphaned" else \
+        "drifted" if new_health == "drifted" and same_place else "reanchored"
+    return (*history, HistoryEvent(at=now, event=kind, by="limpet", details={
+        "from": before, "to": after, "method": method, "confidence": round(confidence, 4)}))

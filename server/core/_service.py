@@ -26,8 +26,8 @@ from limpet.model import (
 from limpet.server.core import _edits as edits
 from limpet.server.core._changes import Change, ChangeFeed, ChangeListener
 from limpet.server.core._export import Exports, ImportReport
-from limpet.server.core._filters import ThreadFilter
-from limpet.server.core._ids import new_thread_id, resolve_prefix, utc_now
+from limpet.server.core._filters import ThreadFilter, is_glob
+from limpet.server.core._ids import new_thread_id, resolve_prefix, short_ids, utc_now
 from limpet.server.core._process import register
 from limpet.server.core._reconcile import Reconciler, ReconcileReport
 from limpet.server.core._tree import FileListing, file_tree, looks_binary, source_of, thread_counts
@@ -54,6 +54,7 @@ class Service:
         self._changes.subscribe(self._listing.on_change)
         self._exports = Exports(self._ws, self._store, self.threads, self._written, self._snapshot_event)
         self._selections: dict[ThreadFilter, tuple[int, tuple[Thread, ...]]] = {}  # see _selected
+        self._short: tuple[int, dict[str, str]] | None = None  # see short_ids
         register(self)  # its staged positions reach the disk before the process exits (_process)
 
     @functools.cached_property
@@ -94,6 +95,17 @@ class Service:
             counts = self._listing.counts(self._store.version(), self._store.all)
         tree = file_tree(self._listing, counts, after=after, limit=limit, only=only, threaded=threaded)
         return {"workspace": self._ws.root.name, **tree, "with_threads": len(self._store.by_file())}
+
+    def missing_file(self, path: str) -> bool:
+        """Whether `path` names no file of the workspace and no thread (a typo: `limpet list
+        --file` says so instead of listing nothing); a glob is never missing."""
+        if is_glob(path):
+            return False
+        try:
+            rel = self._ws.normalize(path)
+        except LimpetError:
+            return True
+        return self._ws.state(rel) is None and not self._store.for_file(rel)
 
     def source(self, path: str) -> dict[str, Any]:
         return source_of(self._ws, path)
@@ -190,8 +202,17 @@ class Service:
         return set(self._store.by_file())
 
     def resolve_thread_id(self, prefix: str, field: str = "thread_id") -> str:
-        """The full id of the one thread whose id starts with `prefix` (see _ids.resolve_prefix)."""
+        """The full id of the one thread `prefix` names: a beginning of its id, or its short
+        form (see _ids.resolve_prefix)."""
         return resolve_prefix(prefix, self._store.exists, lambda: (t.id for t in self._store.all()), field)
+
+    def short_ids(self) -> dict[str, str]:
+        """Every thread's short id (unique in this store: see _ids.short_ids), kept while the
+        store is unchanged."""
+        version = self._store.version()
+        if self._short is None or self._short[0] != version:
+            self._short = (version, short_ids(t.id for t in self._store.all(refresh=False)))
+        return self._short[1]
 
     def get(self, thread_id: str, *, fresh: bool = True) -> Thread:
         thread = self._store.get(thread_id)
@@ -284,11 +305,11 @@ class Service:
     def edit(self, thread_id: str, body: str, *, by: str = DEFAULT_AUTHOR) -> Thread:
         return self._update(thread_id, lambda t: edits.new_event("edited", by, body=body))
 
-    def delete(self, thread_id: str) -> Thread:
+    def delete(self, thread_id: str, *, by: str = DEFAULT_AUTHOR) -> Thread:
         """A tombstone event: the thread is gone from every read; its file keeps its history."""
         with self._store.transaction():
             thread = self._store.get(thread_id)
-            self._store.append(thread_id, edits.new_event("deleted", "limpet"))
+            self._store.append(thread_id, edits.new_event("deleted", by))
         self._written([thread])
         return thread
 

@@ -165,7 +165,7 @@ def register_commands(ls: LimpetServer) -> None:
             rel, first, _ = saved_lines(a.uri, a.range)
             source = ls.svc.get(a.thread_id, fresh=False).file
             return write("move_comment", {"sourceFile": source, "targetFile": rel, "commentId": a.thread_id,
-                                          "targetLine": first})
+                                          "targetLine": first, "author": ls.author})
 
         return await ls.in_worker(run)
 

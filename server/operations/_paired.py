@@ -22,6 +22,7 @@ from limpet.server.operations._fields import (
     NEXT_CURSOR,
     Args,
     AuthorFilter,
+    AuthorName,
     Body,
     FilePath,
     HealthName,
@@ -55,15 +56,20 @@ class AddCommentArgs(Args):
     aiMeta: described(AiMeta | None, "Optional AI metadata") = None
 
 
+_BY = "Who makes the change (default: ai, the agent)"
+
+
 class EditCommentArgs(Args):
     filePath: FilePath
     commentId: ThreadId
     text: Body
+    author: described(AuthorName, _BY) = DEFAULT_AUTHOR
 
 
 class DeleteCommentArgs(Args):
     filePath: FilePath
     commentId: ThreadId
+    author: described(AuthorName, _BY) = DEFAULT_AUTHOR
 
 
 def _instant(end: bool) -> Any:
@@ -111,6 +117,7 @@ class MoveCommentArgs(Args):
     commentId: ThreadId
     targetLine: Line
     targetEndLine: described(Line | None, "Last line of the new range (default: keep the thread's span)") = None
+    author: described(AuthorName, _BY) = DEFAULT_AUTHOR
 
 
 PartitionColumn = Literal[PARTITION_COLUMNS]  # type: ignore[valid-type]
@@ -213,7 +220,7 @@ def edit_comment(svc: Service, a: EditCommentArgs) -> dict:
     kept in the thread's history. The id alone finds the thread (it may have followed its code
     to another file); filePath must still be a valid workspace path. Errors: THREAD_NOT_FOUND."""
     svc.normalize(a.filePath, "filePath")
-    return _comment_result(svc.edit(a.commentId, a.text))
+    return _comment_result(svc.edit(a.commentId, a.text, by=a.author))
 
 
 @operation(group="paired", args=DeleteCommentArgs, result=CommentResult, destructive=True, title="Delete a comment",
@@ -223,7 +230,7 @@ def delete_comment(svc: Service, a: DeleteCommentArgs) -> dict:
     comment_resolve to close a thread but keep its history). The id alone finds the thread;
     filePath must be a valid workspace path. Errors: THREAD_NOT_FOUND."""
     svc.normalize(a.filePath, "filePath")
-    return _comment_result(svc.delete(a.commentId))
+    return _comment_result(svc.delete(a.commentId, by=a.author))
 
 
 @operation(group="paired", args=SearchCommentsArgs, result=SearchResult, read_only=True, idempotent=True,
@@ -274,7 +281,7 @@ def move_comment(svc: Service, a: MoveCommentArgs) -> dict:
     could not follow). It re-anchors at the new place and keeps its id, comments and history.
     Errors: THREAD_NOT_FOUND, FILE_NOT_FOUND, INVALID_ANCHOR."""
     svc.normalize(a.sourceFile, "sourceFile")
-    moved = svc.move(a.commentId, a.targetFile, a.targetLine, line_end=a.targetEndLine)
+    moved = svc.move(a.commentId, a.targetFile, a.targetLine, line_end=a.targetEndLine, by=a.author)
     origin = moved.history[-1].details["from"]
     return {**_comment_result(moved), "movedFrom": {"filePath": origin["file"], "line": origin["line_start"]}}
 

@@ -25,6 +25,7 @@ from limpet.server.store._files import (
 )
 from limpet.server.store._gc import collect_released, leave_frozen_at_exit
 from limpet.server.store._history import GitHistory, repository_facts
+from limpet.server.store._locate import Located, locate_workspace
 from limpet.server.store._log import LazyLogger
 from limpet.server.store._paths import IGNORED_DIRS, PROTECTED_DIRS, STORE_DIRNAME, FileState, Workspace
 from limpet.server.store._setup import GITATTRIBUTES, GITIGNORE
@@ -37,6 +38,7 @@ __all__ = [
     "GITATTRIBUTES",
     "GITIGNORE",
     "IGNORED_DIRS",
+    "Located",
     "NEVER",
     "PROTECTED_DIRS",
     "STORE_DIRNAME",
@@ -58,6 +60,7 @@ __all__ = [
     "collect_released",
     "cross_process_lock",
     "leave_frozen_at_exit",
+    "locate_workspace",
     "remove_stale_temps",
     "repository_facts",
     "storage_failed",

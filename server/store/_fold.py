@@ -21,16 +21,21 @@ class Apply(Protocol):
 
     def done(self, draft: Any, /) -> Thread: ...
 
+    def undeleted(self, draft: Any, deletion: Event, unseen: list[Event], /) -> Any: ...
+
 
 def fold(apply: Apply, thread_id: str, events: list[Event], problems: list[str]) -> tuple[Thread | None, str, bool]:
     """(the thread, the id of the event that set its committed anchor, whether it was deleted).
-    Events apply in (at, seq, id) order; one the rules refuse is reported and skipped; after
-    a deletion nothing brings the thread back (a reply merged in from another branch stays
-    in the file, never shown). A snapshot that merges a whole thread costs a pass over it:
+    Events apply in (at, seq, id) order; one the rules refuse is reported and skipped. A
+    deletion ends the thread, unless the file holds events it did not see (a reply merged in
+    from a branch that had the thread: its `seq` is not below the deletion's): then the thread
+    stays, with those replies and a `deleted` entry in its history, and a person decides
+    (delete it again, or keep it). A snapshot that merges a whole thread costs a pass over it:
     past MAX_MERGES of them, the rest are reported, not applied."""
     draft: Any = None
     key, deleted, merges = "", False, 0
-    for event in sorted(events, key=event_order):
+    ordered = sorted(events, key=event_order)
+    for event in ordered:
         if deleted:
             break
         if event.event == "snapshot" and event.mode != "replace" and draft is not None:
@@ -39,6 +44,16 @@ def fold(apply: Apply, thread_id: str, events: list[Event], problems: list[str])
                 problems.append(f"event {event.id} (snapshot) not applied: more than {MAX_MERGES} merges "
                                 "(MAX_MERGES)")
                 continue
+        if event.event == "deleted":
+            unseen = [e for e in ordered if e.seq >= event.seq and e.event != "deleted"]
+            if unseen:
+                if draft is None:  # the merge brought replies, not the thread they answer
+                    problems.append(f"deleted by {event.by} at {event.at}, yet {len(unseen)} later event(s) "
+                                    f"({', '.join(sorted({e.event for e in unseen}))}) were merged in: kept in the "
+                                    "file, not shown (the deletion removed the thread's text)")
+                else:
+                    draft = apply.undeleted(draft, event, unseen)
+                    continue
         try:
             after = apply.step(draft, thread_id, event)
         except (ValueError, TypeError, KeyError, AttributeError, IndexError) as exc:

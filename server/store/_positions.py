@@ -18,8 +18,9 @@ orphan is current for an absent file: there is nothing in it to place the thread
 from __future__ import annotations
 
 from collections.abc import Callable
+from operator import attrgetter
 
-from limpet.model import Thread
+from limpet.model import HistoryEvent, Thread
 from limpet.server.store._derived import Derived, DerivedCache
 from limpet.server.store._vetting import bounded, vet_anchor
 
@@ -47,7 +48,7 @@ class Positions:
             else:
                 updated = d.moved_at if d.moved_at is not None and d.moved_at > base.updated_at else base.updated_at
                 return base.evolve(anchor=bounded(d.anchor), health=d.health, anchor_method=d.method,
-                                   anchor_confidence=d.confidence, history=base.history + d.history,
+                                   anchor_confidence=d.confidence, history=in_time_order(base.history, d.history),
                                    updated_at=updated), \
                     (_current(d.checked, d.health), d.checked_ws)
         return base, (base.anchor.content_hash if base.health != "orphaned" else NEVER, None)
@@ -58,7 +59,7 @@ class Positions:
         self._staged[thread_id] = Derived(
             base=anchor_key, anchor=updated.anchor, health=updated.health,  # type: ignore[arg-type]
             method=updated.anchor_method, confidence=float(updated.anchor_confidence), checked=checked,
-            checked_ws=checked_ws, history=tuple(updated.history[len(committed.history):]),
+            checked_ws=checked_ws, history=_derived_only(updated.history, committed.history),
             moved_at=updated.updated_at if updated.updated_at > committed.updated_at else None)
         return (_current(checked, updated.health), checked_ws)
 
@@ -83,3 +84,18 @@ class Positions:
 def _current(checked: str | None, health: str) -> object:
     """What a position counts as checked against: an absent file (None) only for an orphan."""
     return NEVER if checked is None and health != "orphaned" else checked
+
+
+def in_time_order(committed: tuple[HistoryEvent, ...], derived: tuple[HistoryEvent, ...]) -> tuple[HistoryEvent, ...]:
+    """A thread's history as reads show it: what people and agents did and where limpet moved
+    it, oldest first (a re-anchoring before a later reply is listed before it)."""
+    if not derived:
+        return committed
+    return tuple(sorted((*committed, *derived), key=attrgetter("at")))  # stable: ties keep their order
+
+
+def _derived_only(history: tuple[HistoryEvent, ...], committed: tuple[HistoryEvent, ...]) -> tuple[HistoryEvent, ...]:
+    """The entries of `history` re-anchoring added: those that are not the committed ones
+    (the very objects: the overlay shows the committed history's own)."""
+    ids = {id(h) for h in committed}
+    return tuple(h for h in history if id(h) not in ids)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import json
 import subprocess
 
 import pytest
@@ -54,9 +55,23 @@ async def test_edit_and_delete(workspace):
         cid = (await _add(s))["commentId"]
         _, edited, _ = await call(s, "edit_comment", {"filePath": "src/auth.py", "commentId": cid, "text": "Use Redis"})
         assert edited["thread"]["comments"][0]["body"] == "Use Redis"
-        assert edited["thread"]["history"][-1]["details"]["previous_body"] == "TODO: Add rate limiting"
-        is_error, _, _ = await call(s, "delete_comment", {"filePath": "src/auth.py", "commentId": cid})
+        # The old text is gone from the thread and from its file (a pasted secret can be taken out).
+        assert edited["thread"]["history"][-1] == {**edited["thread"]["history"][-1], "event": "edited", "by": "ai"}
+        thread_file = workspace / ".limpet" / "threads" / f"{cid}.jsonl"
+        assert b"rate limiting" not in thread_file.read_bytes()
+        # An agent names itself on every write; without an author it is "ai".
+        _, edited, _ = await call(s, "edit_comment", {"filePath": "src/auth.py", "commentId": cid,
+                                                      "text": "Use Redis, 5/min", "author": "claude"})
+        assert edited["thread"]["history"][-1]["by"] == "claude"
+        _, moved, _ = await call(s, "move_comment", {"sourceFile": "src/auth.py", "targetFile": "src/auth.py",
+                                                     "commentId": cid, "targetLine": 1, "author": "claude"})
+        assert moved["thread"]["history"][-1]["event"] == "moved" and moved["thread"]["history"][-1]["by"] == "claude"
+        is_error, _, _ = await call(s, "delete_comment", {"filePath": "src/auth.py", "commentId": cid,
+                                                          "author": "claude"})
         assert not is_error
+        tombstone = [json.loads(line) for line in thread_file.read_bytes().splitlines()]
+        assert [(e["event"], e["by"]) for e in tombstone] == [("deleted", "claude")]
+        assert b"Redis" not in thread_file.read_bytes()
         is_error, data, _ = await call(s, "delete_comment", {"filePath": "src/auth.py", "commentId": cid})
         assert data["error"]["code"] == "THREAD_NOT_FOUND" and data["error"]["details"]["rpc_code"] == -32002
         is_error, data, _ = await call(s, "edit_comment", {"filePath": "src/auth.py", "commentId": "x1", "text": "y"})
