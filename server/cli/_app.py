@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import click
@@ -22,9 +23,9 @@ import orjson
 from limpet import Workspace
 from limpet.model import LimpetError
 from limpet.server.cli._hints import cli_suggestion
-from limpet.server.core import Service
+from limpet.server.core import Located, Service, locate_workspace
 
-__all__ = ["COMMAND_MODULES", "author_option", "cli", "fail", "format_history", "format_thread", "json_option",
+__all__ = ["COMMAND_MODULES", "author_option", "cli", "fail", "format_history", "format_thread", "here", "json_option",
            "print_thread", "resolve_id", "run", "run_listing", "run_op", "service", "workspace", "workspace_option"]
 
 
@@ -127,11 +128,14 @@ def fail(exc: LimpetError, as_json: bool) -> None:
     sys.exit(exc.exit_code)
 
 
-def format_thread(t: dict[str, Any], full: bool = False) -> str:
+def format_thread(t: dict[str, Any], full: bool = False, short: dict[str, str] | None = None) -> str:
+    """One thread as a line (`full`: with its comments); `short`: the store's short ids, shown
+    for the full ones (every command takes either)."""
     lines = t["line_start"] if t["line_start"] == t["line_end"] else f"{t['line_start']}-{t['line_end']}"
     where = f"{t['file']}:{lines}"
     sym = f" in {t['symbol']}" if t.get("symbol") else ""
-    head = f"{t['id']}  {where}{sym}  [{t['tag']} · {t['status']} · {t['health']}]"
+    shown = (short or {}).get(t["id"], t["id"])
+    head = f"{shown:<10}  {where}{sym}  [{t['tag']} · {t['status']} · {t['health']}]"
     body = t["comments"][0]["body"] if t["comments"] else ""
     if not full:
         first = body.splitlines()[0] if body else ""
@@ -160,11 +164,14 @@ def _place(where: dict[str, Any]) -> str:
 
 
 def _details(event: dict[str, Any]) -> str:
-    """What a history event changed, briefly: moves and re-anchors say from where to where."""
+    """What a history event changed, briefly: moves and re-anchors say from where to where,
+    and a change of health says from which to which."""
     d = event.get("details") or {}
     if isinstance(d.get("from"), dict):
-        there = f" to {_place(d['to'])}" if isinstance(d.get("to"), dict) else ""
-        return f" (from {_place(d['from'])}{there})"
+        was, now = d["from"], d["to"] if isinstance(d.get("to"), dict) else {}
+        where = _place(was) if not now or _place(now) == _place(was) else f"from {_place(was)} to {_place(now)}"
+        health = f", {was['health']} -> {now['health']}" if now.get("health") not in (None, was.get("health")) else ""
+        return f" ({where}{health})"
     words = [f"{k}={v}" for k, v in sorted(d.items()) if isinstance(v, str | int | float) and len(str(v)) <= 60]
     return f" ({', '.join(words)})" if words else ""
 
@@ -175,12 +182,22 @@ def print_thread(result: dict[str, Any]) -> None:
 
 def _set_workspace(ctx: click.Context, _param: click.Parameter, value: str | None) -> None:
     if value is not None:
-        ctx.find_root().obj["workspace"] = value
+        ctx.find_root().obj.update(workspace=value, prefix="")
+
+
+def here(ctx: click.Context, typed: str | None) -> str | None:
+    """A path typed by a person, as a workspace path: relative to the folder the command runs
+    in when limpet found the workspace above it (as git takes paths), else as given."""
+    if typed is None:
+        return None
+    prefix = ctx.find_root().obj.get("prefix", "")
+    return Located(Path(ctx.find_root().obj["workspace"]), prefix).path(typed)
 
 
 workspace_option = click.option(
     "--workspace", "-w", default=None, expose_value=False, callback=_set_workspace, is_eager=True,
-    type=click.Path(file_okay=False), help="The workspace directory (default: the current directory).")
+    type=click.Path(file_okay=False),
+    help="The workspace directory (default: found from the current directory, as git finds its repository).")
 json_option = click.option("--json", "as_json", is_flag=True, help="Print the machine-readable JSON result.")
 author_option = click.option("--author", default=None, help="Who is writing (default: $LIMPET_AUTHOR or $USER).")
 
@@ -214,11 +231,16 @@ class _LazyCommands(click.Group):
 
 
 @click.group(cls=_LazyCommands, context_settings={"help_option_names": ["-h", "--help"]})
-@click.option("--workspace", "-w", default=".", show_default=True, type=click.Path(file_okay=False),
-              help="The workspace directory (a git checkout, usually).")
+@click.option("--workspace", "-w", default=None, type=click.Path(file_okay=False),
+              help="The workspace directory (default: the nearest folder up from here holding .limpet/, "
+                   "else the top of the git checkout, else here; paths are then relative to here).")
 @click.version_option(package_name="limpet")
 @click.pass_context
-def cli(ctx: click.Context, workspace: str) -> None:
+def cli(ctx: click.Context, workspace: str | None) -> None:
     """limpet — code comments that cling to the code."""
     ctx.ensure_object(dict)
-    ctx.obj["workspace"] = workspace
+    if workspace is not None:
+        ctx.obj.update(workspace=workspace, prefix="")
+    else:
+        found = locate_workspace(Path.cwd())
+        ctx.obj.update(workspace=str(found.root), prefix=found.prefix)

@@ -14,9 +14,11 @@ import click
 
 from limpet.model import TAGS, LimpetError
 from limpet.server.cli._app import (
+    author_option,
     cli,
     fail,
     format_thread,
+    here,
     json_option,
     print_thread,
     resolve_id,
@@ -24,6 +26,7 @@ from limpet.server.cli._app import (
     service,
     workspace_option,
 )
+from limpet.server.core import local_author
 
 __all__ = ["delete", "edit", "move", "search"]
 
@@ -45,21 +48,24 @@ def _current(ctx: click.Context, thread_id: str) -> tuple[str, str]:
 @workspace_option
 @click.argument("thread_id")
 @click.argument("body")
+@author_option
 @json_option
 @click.pass_context
-def edit(ctx, thread_id: str, body: str, as_json: bool) -> None:
+def edit(ctx, thread_id: str, body: str, author: str | None, as_json: bool) -> None:
     """Replace the text of a thread's first comment (the old text stays in its history)."""
     thread_id, file = _current(ctx, thread_id)
-    run_op(ctx, "edit_comment", {"commentId": thread_id, "filePath": file, "text": body}, print_thread)
+    run_op(ctx, "edit_comment", {"commentId": thread_id, "filePath": file, "text": body,
+                                 "author": author or local_author()}, print_thread)
 
 
 @cli.command()
 @workspace_option
 @click.argument("thread_id")
 @click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
+@author_option
 @json_option
 @click.pass_context
-def delete(ctx, thread_id: str, yes: bool, as_json: bool) -> None:
+def delete(ctx, thread_id: str, yes: bool, author: str | None, as_json: bool) -> None:
     """Delete a thread and its replies for good (resolve keeps the history; delete does not)."""
     thread_id, file = _current(ctx, thread_id)
     if not yes:
@@ -70,23 +76,25 @@ def delete(ctx, thread_id: str, yes: bool, as_json: bool) -> None:
     def human(result):
         click.echo(f"deleted {result['commentId']} ({result['filePath']}:{result['line']})")
 
-    run_op(ctx, "delete_comment", {"commentId": thread_id, "filePath": file}, human)
+    run_op(ctx, "delete_comment", {"commentId": thread_id, "filePath": file, "author": author or local_author()}, human)
 
 
 @cli.command()
 @workspace_option
 @click.argument("thread_id")
 @click.argument("target", metavar="FILE:START[-END]")
+@author_option
 @json_option
 @click.pass_context
-def move(ctx, thread_id: str, target: str, as_json: bool) -> None:
+def move(ctx, thread_id: str, target: str, author: str | None, as_json: bool) -> None:
     """Move a thread to lines START..END of FILE (without END it keeps its number of lines);
     it re-anchors there and keeps its id and history."""
     m = _TARGET.match(target)
     if not m:
         raise click.BadParameter("expected FILE:START or FILE:START-END, e.g. src/app.py:42-50", param_hint="TARGET")
     thread_id, file = _current(ctx, thread_id)
-    args = {"commentId": thread_id, "sourceFile": file, "targetFile": m["file"], "targetLine": int(m["start"])}
+    args = {"commentId": thread_id, "sourceFile": file, "targetFile": here(ctx, m["file"]), "targetLine": int(m["start"]),
+            "author": author or local_author()}
     if m["end"]:
         args["targetEndLine"] = int(m["end"])
     run_op(ctx, "move_comment", args, print_thread)
@@ -96,7 +104,7 @@ def move(ctx, thread_id: str, target: str, as_json: bool) -> None:
 @workspace_option
 @click.argument("query")
 @click.option("--file", default=None, help="Only this file or glob (e.g. 'src/**/*.py').")
-@click.option("--tag", type=click.Choice(TAGS), default=None)
+@click.option("--tag", type=click.Choice(TAGS, case_sensitive=False), default=None)
 @click.option("--author", default=None)
 @click.option("--since", default=None, help="Created at or after (ISO 8601 date or date-time).")
 @click.option("--until", default=None, help="Created at or before (ISO 8601 date or date-time).")
@@ -106,12 +114,13 @@ def move(ctx, thread_id: str, target: str, as_json: bool) -> None:
 def search(ctx, query, file, tag, author, since, until, limit, as_json) -> None:
     """Search threads whose comments match the regular expression QUERY (case-insensitive)."""
     date_range = {k: v for k, v in {"start": since, "end": until}.items() if v}
-    filters = {k: v for k, v in {"filePath": file, "tag": tag, "author": author, "dateRange": date_range}.items()
+    filters = {k: v for k, v in {"filePath": here(ctx, file), "tag": tag, "author": author, "dateRange": date_range}.items()
                if v}
 
     def human(result):
+        short = service(ctx).short_ids()
         for t in result["results"]:
-            click.echo(format_thread(t))
+            click.echo(format_thread(t, short=short))
         more = " (more match: narrow the query or raise --limit)" if result["hasMore"] else ""
         click.echo(f"{result['totalResults']} thread(s){more}", err=True)
 

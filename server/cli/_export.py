@@ -25,9 +25,9 @@ __all__ = ["export_cmd", "import_cmd"]
 @click.option("--workspace", "-w", "workspaces", multiple=True, type=click.Path(file_okay=False),
               help="Workspace(s) to export; repeat to put several into one dataset (default: the current one).")
 @click.option("--file", "file_glob", default=None, help="Only threads on files matching this path or glob.")
-@click.option("--tag", type=click.Choice(TAGS), default=None)
-@click.option("--status", type=click.Choice(STATUSES), default=None)
-@click.option("--health", type=click.Choice(HEALTHS), default=None)
+@click.option("--tag", type=click.Choice(TAGS, case_sensitive=False), default=None)
+@click.option("--status", type=click.Choice(STATUSES, case_sensitive=False), default=None)
+@click.option("--health", type=click.Choice(HEALTHS, case_sensitive=False), default=None)
 @click.option("--author", default=None)
 @click.option("--since", default=None,
               help="Only threads changed at or after this ISO 8601 date or time (created, replied, resolved, or "

@@ -49,9 +49,19 @@ def _endpoint(url: str) -> str:
               help="Connect to a running `limpet serve --http` at URL instead of starting limpet (stdio).")
 @click.option("--token", default=None, help="The server's bearer token (HTTP, when it requires one).")
 @click.option("--name", default="limpet", show_default=True, help="The server's name in the host.")
+@click.option("--tools", default="lean", show_default=True,
+              help="The tools the host gets (stdio): `lean` is the threads family plus edit, move, delete and "
+                   "search; `all` every family (for clients of the paired or feedback tools); or groups and "
+                   "tool names, comma-separated.")
 @click.pass_context
-def mcp_config(ctx, host: str, url: str | None, token: str | None, name: str) -> None:
+def mcp_config(ctx, host: str, url: str | None, token: str | None, name: str, tools: str) -> None:
     """Print the MCP config snippet for HOST (the file it goes in is said on stderr)."""
+    from limpet.server.operations import selected_names
+
+    try:
+        selected_names(tools)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--tools") from None
     try:
         if url is not None:
             config = host_config(host, url=_endpoint(url), token=token, name=name)
@@ -59,7 +69,8 @@ def mcp_config(ctx, host: str, url: str | None, token: str | None, name: str) ->
             workspace = Path(ctx.find_root().obj["workspace"])
             if not workspace.is_dir():
                 raise FileNotFound(f"Workspace directory does not exist: {workspace}", field="workspace")
-            argv = [*limpet_command(), "serve", "--workspace", str(workspace.resolve())]
+            selection = [] if tools == "all" else ["--tools", tools]
+            argv = [*limpet_command(), "serve", *selection, "--workspace", str(workspace.resolve())]
             config = host_config(host, stdio=argv, name=name)
     except LimpetError as exc:
         fail(exc, False)

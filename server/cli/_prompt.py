@@ -59,6 +59,8 @@ def prompt(ctx: click.Context, name: str | None, pairs: tuple[str, ...], list_on
     try:
         text = service(ctx).prompt(name, _parse_args(pairs), tool_specs(operations_for()))
     except LimpetError as exc:
+        if exc.code == "INVALID_ARGUMENT" and exc.field:  # say how a prompt argument is given here
+            exc.suggestion = f"Give it as an option: limpet prompt {name} --arg {exc.field}=..."
         fail(exc, as_json)
         return
     if as_json:

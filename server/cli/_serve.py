@@ -11,7 +11,8 @@ __all__ = ["serve"]
 
 @cli.command()
 @workspace_option
-@click.option("--tools", default=None, help="Tool groups to expose: threads,paired,feedback,review (default: all).")
+@click.option("--tools", default=None, help="Tools to expose: groups (threads, paired, feedback, review), tool names, "
+              "`lean` (the threads family + edit, move, delete and search) or `all` (the default).")
 @click.option("--http", "use_http", is_flag=True, help="Serve MCP Streamable HTTP, the HTTP API and the web page.")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Bind address (HTTP only).")
 @click.option("--port", type=int, default=None, help="Port (HTTP only; default: first free in 9960-9990).")
@@ -19,15 +20,14 @@ __all__ = ["serve"]
 @click.pass_context
 def serve(ctx, tools: str | None, use_http: bool, host: str, port: int | None, token: str | None) -> None:
     """Run the MCP server (stdio by default) on the workspace."""
-    from limpet.server.operations import GROUPS
+    from limpet.server.operations import selected_names
 
     groups = None
     if tools:
-        groups = {g.strip() for g in tools.split(",") if g.strip()}
-        unknown = groups - set(GROUPS)
-        if unknown:
-            raise click.BadParameter(f"unknown group(s) {', '.join(sorted(unknown))}; choose from {', '.join(GROUPS)}",
-                                     param_hint="--tools")
+        try:
+            groups = selected_names(tools)
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="--tools") from None
     workspace = ctx.find_root().obj["workspace"]
     if use_http:
         from limpet.server.http import serve_http

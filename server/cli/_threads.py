@@ -13,6 +13,7 @@ from limpet.server.cli._app import (
     cli,
     format_history,
     format_thread,
+    here,
     json_option,
     print_thread,
     resolve_id,
@@ -31,7 +32,7 @@ _SPEC = re.compile(r"^(?P<file>.+?):(?P<start>\d+)(?:-(?P<end>\d+))?$")
 @workspace_option
 @click.argument("spec", metavar="FILE:START[-END]")
 @click.argument("body")
-@click.option("--tag", type=click.Choice(TAGS), default="NOTE", show_default=True)
+@click.option("--tag", type=click.Choice(TAGS, case_sensitive=False), default="NOTE", show_default=True)
 @author_option
 @json_option
 @click.pass_context
@@ -42,17 +43,17 @@ def add(ctx, spec: str, body: str, tag: str, author: str | None, as_json: bool) 
         raise click.BadParameter("expected FILE:START or FILE:START-END, e.g. src/app.py:10-14", param_hint="SPEC")
     start = int(m["start"])
     end = int(m["end"]) if m["end"] else start
-    run(ctx, lambda ws: {"thread": ws.add(m["file"], start, end, body, tag=tag, author=author).to_wire()},
+    run(ctx, lambda ws: {"thread": ws.add(here(ctx, m["file"]), start, end, body, tag=tag, author=author).to_wire()},
         print_thread)
 
 
 @cli.command("list")
 @workspace_option
 @click.option("--file", default=None, help="Only this file (path or glob).")
-@click.option("--status", type=click.Choice(STATUSES), default=None)
-@click.option("--health", type=click.Choice(HEALTHS), default=None)
+@click.option("--status", type=click.Choice(STATUSES, case_sensitive=False), default=None)
+@click.option("--health", type=click.Choice(HEALTHS, case_sensitive=False), default=None)
 @click.option("--author", default=None)
-@click.option("--tag", type=click.Choice(TAGS), default=None)
+@click.option("--tag", type=click.Choice(TAGS, case_sensitive=False), default=None)
 @click.option("--limit", type=click.IntRange(min=1), default=None, help="At most this many threads (default: all).")
 @click.option("--cursor", default=None, help="Start where an earlier listing stopped (its nextCursor, in --json).")
 @json_option
@@ -60,15 +61,19 @@ def add(ctx, spec: str, body: str, tag: str, author: str | None, as_json: bool) 
 def list_(ctx, file, status, health, author, tag, limit, cursor, as_json) -> None:
     """List threads (ordered by file, then line): every match unless --limit says otherwise."""
     def human(result):
+        short = service(ctx).short_ids()
         for t in result["threads"]:
-            click.echo(format_thread(t))
+            click.echo(format_thread(t, short=short))
+        if file and not result["threads"] and service(ctx).missing_file(here(ctx, file)):
+            click.echo(f"{here(ctx, file)}: no such file in the workspace ({service(ctx).root})", err=True)
+            ctx.exit(3)
         if result["nextCursor"] is None:
             click.echo(f"{result['count']} thread(s)", err=True)
         else:
             click.echo(f"{result['count']} of {result['total']} thread(s); the rest: --cursor {result['nextCursor']}",
                        err=True)
 
-    run_listing(ctx, "comment_list", {"file": file, "status": status, "health": health, "author": author, "tag": tag},
+    run_listing(ctx, "comment_list", {"file": here(ctx, file), "status": status, "health": health, "author": author, "tag": tag},
                 human, limit=limit, cursor=cursor)
 
 
@@ -152,9 +157,10 @@ def reconcile(ctx, file: str | None, as_json: bool) -> None:
         c = result["counts"]
         click.echo(f"{result['checked']} checked: {c.get('anchored', 0)} anchored, {c.get('drifted', 0)} drifted, "
                    f"{c.get('orphaned', 0)} orphaned; {len(result['changed'])} changed")
+        short = service(ctx).short_ids()
         for t in result["changed"]:
-            click.echo("  " + format_thread(t))
+            click.echo("  " + format_thread(t, short=short))
         for path, reasons in result.get("problems", {}).items():  # skipped, kept as they are
             click.echo(f"problem: {path}: {'; '.join(reasons)}", err=True)
 
-    run(ctx, lambda ws: ws.reconcile(file).to_wire(), human)
+    run(ctx, lambda ws: ws.reconcile(here(ctx, file)).to_wire(), human)

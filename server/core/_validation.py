@@ -53,6 +53,24 @@ def invalid_argument_from_decoding(exc: Exception) -> InvalidArgument:
     if named:
         (message, kind), name = _NAMED_WORDS[named.group(1)], named.group(2)
         path = f"{path}.{name}" if path else name
+    message = _plainly(message, path)
     field = path or None
     details = {"errors": [{"field": path, "message": message, "type": kind}]}
     return InvalidArgument(f"{field}: {message}" if field else message, field=field, details=details)
+
+
+# msgspec's bounds in words a person reads ("Expected `int` >= 1" for line 0).
+_BOUND = re.compile(r"^Expected `(int|float|str|array|object)`(?: of length)? (>=|<=|>|<) (-?[\d.]+)$")
+_WORDS = {">=": "at least", "<=": "at most", ">": "more than", "<": "less than"}
+
+
+def _plainly(message: str, path: str) -> str:
+    found = _BOUND.match(message)
+    if found is None:
+        return message
+    kind, op, bound = found.groups()
+    if kind in ("int", "float"):
+        text = f"must be {_WORDS[op]} {bound}"
+        return text + " (lines are numbered from 1)" if "line" in path.lower() and bound in ("0", "1") else text
+    unit = {"str": "characters", "array": "items", "object": "entries"}[kind]
+    return "must not be empty" if (op, bound) == (">=", "1") else f"must have {_WORDS[op]} {bound} {unit}"

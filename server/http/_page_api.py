@@ -57,6 +57,7 @@ def _threads_of(svc: Service, path: str, filters: dict[str, str]) -> list[dict[s
 def _rendered(svc: Service, wire: dict[str, Any]) -> dict[str, Any]:
     """A thread for the page: bodies as HTML, and what it was written against when it moved."""
     out = dict(wire)
+    out["short_id"] = svc.short_ids().get(wire["id"], wire["id"])  # as `limpet list` shows it
     out["comments"] = [{**c, "html": markdown_html(c["body"])} for c in wire["comments"]]
     out["title"] = markdown_text((wire["comments"][0]["body"].splitlines() or [""])[0]) if wire["comments"] else ""
     if wire.get("decision"):
@@ -83,9 +84,9 @@ def file_view(svc: Service, path: str, filters: dict[str, str]) -> dict[str, Any
             "count": len(threads), "open": sum(t["status"] == "open" for t in threads)}
 
 
-def _brief(t: Thread) -> dict[str, Any]:
+def _brief(t: Thread, short: dict[str, str]) -> dict[str, Any]:
     first = markdown_text((t.body.splitlines() or [""])[0])
-    return {"id": t.id, "file": t.file, "line_start": t.anchor.line_start, "line_end": t.anchor.line_end,
+    return {"id": t.id, "short_id": short.get(t.id, t.id), "file": t.file, "line_start": t.anchor.line_start, "line_end": t.anchor.line_end,
             "tag": t.tag, "status": t.status, "health": t.health, "author": t.author,
             "updated_at": t.updated_at, "title": first[:140], "replies": len(t.comments) - 1}
 
@@ -110,7 +111,7 @@ def summary(svc: Service) -> dict[str, Any]:
         "tags": dict(Counter(t.tag for t in opened)),
         "files": [{"path": p, **c} for p, c in files],
         "file_count": len(per_file),
-        "recent": [_brief(t) for t in recent],
+        "recent": [_brief(t, svc.short_ids()) for t in recent],
     }
 
 

@@ -49,6 +49,7 @@ def _markdown() -> MarkdownIt:
     md.validateLink = lambda url: bool(_SAFE_LINK.match(url.strip()))
     md.options["highlight"] = _fence
     md.inline.ruler.before("link", "limpet_ref", _reference_rule)
+    md.inline.ruler.before("emphasis", "limpet_identifier", _identifier_rule)
     md.add_render_rule("link_open", _link_open)
     md.add_render_rule("limpet_ref", _render_reference)
     return md
@@ -65,6 +66,24 @@ def _fence(code: str, lang: str, _attrs: str) -> str:
     if lexer is None:
         return ""  # markdown-it escapes it itself
     return '<pre class="hl"><code>' + "\n".join(_highlight(lexer, code)) + "</code></pre>"
+
+
+_IDENTIFIER = re.compile(r"_+[A-Za-z0-9][A-Za-z0-9_]*")
+
+
+def _identifier_rule(state: Any, silent: bool) -> bool:
+    """Underscores that begin a run of word characters are part of an identifier, kept as
+    written: `FileField.__init__`, `__all__`, `_private_` never turn bold or italic (review
+    comments name code far more often than they emphasize; `*` still emphasizes)."""
+    if state.src[state.pos] != "_":
+        return False
+    m = _IDENTIFIER.match(state.src, state.pos)
+    if m is None:
+        return False
+    if not silent:
+        state.pending += m.group()
+    state.pos = m.end()
+    return True
 
 
 def _reference_rule(state: Any, silent: bool) -> bool:

@@ -145,7 +145,8 @@ class Workspace:
         return self.service.reopen(a.thread_id, by=a.author)
 
     def edit(self, id: str, body: str, *, author: str | None = None) -> Thread:
-        """Replace the first comment's text; the old text stays in the history."""
+        """Replace the first comment's text; the old text leaves the thread's file (a pasted
+        secret can be taken out: git's history keeps what was committed, docs/git.md)."""
         return self.service.edit(self.resolve_id(id), body, by=author or self.author)
 
     def move(self, id: str, file: str, line_start: int, line_end: int | None = None, *,
@@ -154,10 +155,10 @@ class Workspace:
         its number of lines); it keeps its id, comments and history."""
         return self.service.move(self.resolve_id(id), file, line_start, line_end=line_end, by=author or self.author)
 
-    def delete(self, id: str) -> Thread:
-        """Delete the thread and its replies (a tombstone: its file keeps the history). Returns
-        the thread as it was."""
-        return self.service.delete(self.resolve_id(id))
+    def delete(self, id: str, *, author: str | None = None) -> Thread:
+        """Delete the thread and its replies: its file keeps only a tombstone naming who deleted
+        it, none of its text. Returns the thread as it was."""
+        return self.service.delete(self.resolve_id(id), by=author or self.author)
 
     def reconcile(self, file: str | None = None) -> ReconcileReport:
         """Re-anchor threads whose code changed (all files, or one); safe to repeat. The report

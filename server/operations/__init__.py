@@ -19,17 +19,20 @@ from typing import TYPE_CHECKING, Any
 from limpet.server.operations import _registry
 from limpet.server.operations._fields import ThreadId
 from limpet.server.operations._paging import MAX_PAGE, cursor_key, key_cursor, page_limit
-from limpet.server.operations._registry import GROUPS, Operation, validate_args
+from limpet.server.operations._registry import FAMILIES, GROUPS, LEAN, SELECTIONS, Operation, validate_args
 
 if TYPE_CHECKING:  # the prompts import the engine: only the doors that serve prompts need them
     from limpet.prompts import ToolSpec
     from limpet.server.core import Service
 
 __all__ = [
+    "FAMILIES",
     "GROUPS",
+    "LEAN",
     "MAX_PAGE",
     "OPERATION_MODULES",
     "REGISTRY",
+    "SELECTIONS",
     "Operation",
     "ThreadId",
     "arguments",
@@ -37,6 +40,7 @@ __all__ = [
     "invoke",
     "key_cursor",
     "page_limit",
+    "selected_names",
     "operations_for",
     "tool_specs",
     "validate_args",
@@ -112,3 +116,9 @@ def tool_specs(ops: Iterable[Operation]) -> dict[str, ToolSpec]:
     from limpet.prompts import ToolSpec
 
     return {op.name: ToolSpec.from_schema(op.name, op.description, op.input_schema()) for op in ops}
+
+
+def selected_names(text: str) -> set[str]:
+    """The groups and tool names a `--tools` selection names (`lean`, `all`, groups, tools)."""
+    _registry_of_all()
+    return _registry.selected_names(text)

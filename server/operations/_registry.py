@@ -22,9 +22,54 @@ from limpet.server.core import Service
 from limpet.server.operations._declare import Args, Out, validate
 from limpet.server.operations._schema import input_schema, output_schema
 
-__all__ = ["GROUPS", "Operation", "REGISTRY", "invoke", "operation", "operations_for", "validate_args"]
+__all__ = ["FAMILIES", "GROUPS", "LEAN", "Operation", "REGISTRY", "SELECTIONS", "invoke", "operation", "operations_for",
+           "selected_names", "validate_args"]
 
 GROUPS = ("threads", "paired", "feedback", "review")
+
+# Which family each tool belongs to, said at the head of its description: the families overlap
+# (each keeps the names and arguments its clients were written for), and an agent choosing
+# among them should know which one a new integration is meant to use.
+FAMILIES = {
+    "threads": "[threads family: limpet's own tools, the ones to use in a new integration]",
+    "paired": "[paired family: the paired-comments clients' tools (commentId, filePath)]",
+    "feedback": "[feedback family: the feedback clients' tools, open threads only]",
+    "review": "[review family: the review panel shown on limpet's web page]",
+}
+# For a tool another family also does, the one a new integration should call instead.
+PREFER = {
+    "add_comment": "comment_add", "get_file_comments": "comment_list (file)",
+    "get_feedback": "comment_list (status: open)", "resolve_feedback": "comment_resolve",
+    "get_feedback_summary": "comment_list",
+}
+# The selection `limpet mcp-config` offers by default: the threads family, and the tools a new
+# integration needs that only the paired family has (edit, move, delete, search).
+LEAN = ("threads", "edit_comment", "move_comment", "delete_comment", "search_comments")
+SELECTIONS = {"lean": LEAN, "all": GROUPS}
+
+
+def described_for_agents(name: str, group: str, doc: str) -> str:
+    """A tool's description: its family first, then what it does, then what to prefer."""
+    prefer = PREFER.get(name)
+    if prefer is None and group in ("paired", "review"):
+        tail = " No tool of the threads family does this: use this one."
+    else:
+        tail = f" For a new integration prefer {prefer}." if prefer else ""
+    return f"{FAMILIES[group]} {doc}{tail}" if group != "threads" else f"{FAMILIES[group]} {doc}"
+
+
+def selected_names(text: str) -> set[str]:
+    """The groups and tool names of a `--tools` selection (`lean`, `all`, groups, tool names,
+    comma-separated); ValueError naming what is unknown."""
+    chosen: set[str] = set()
+    for item in (part.strip() for part in text.split(",")):
+        if item:
+            chosen.update(SELECTIONS.get(item, (item,)))
+    unknown = sorted(chosen - set(GROUPS) - set(REGISTRY))
+    if unknown:
+        raise ValueError(f"unknown group(s) or tool(s) {', '.join(unknown)}; choose from "
+                         f"{', '.join([*SELECTIONS, *GROUPS])} or tool names")
+    return chosen
 
 
 def json_text(result: Any) -> str:
@@ -99,7 +144,7 @@ def operation(
             name=name,
             group=group,
             title=title or name.replace("_", " ").capitalize(),
-            description=doc,
+            description=described_for_agents(name, group, doc),
             args=args,
             result=result,
             handler=fn,
@@ -118,9 +163,10 @@ def operation(
 
 
 def operations_for(groups: set[str] | None = None) -> list[Operation]:
-    """The registered operations of `groups` (all of them when None), group by group in the
-    order of GROUPS, each group's in declaration order."""
-    chosen = [op for op in REGISTRY.values() if groups is None or op.group in groups]
+    """The registered operations of `groups` (all of them when None; a tool's name in it
+    selects that tool), group by group in the order of GROUPS, each group's in declaration
+    order."""
+    chosen = [op for op in REGISTRY.values() if groups is None or op.group in groups or op.name in groups]
     return sorted(chosen, key=lambda op: GROUPS.index(op.group))
 
 

@@ -86,7 +86,7 @@ def test_stdio_snippet_matches_the_hosts_schema_with_absolute_paths(limpet_cmd, 
     jsonschema.validate(config, SCHEMAS[host])
     server = server_of(host, config)
     assert os.path.isabs(server["command"]) and os.access(server["command"], os.X_OK)
-    assert server["args"][-3:] == ["serve", "--workspace", str(workspace.resolve())]
+    assert server["args"][-5:] == ["serve", "--tools", "lean", "--workspace", str(workspace.resolve())]
     assert err.startswith("# ")  # where it goes, on stderr: stdout is only the snippet
 
 
@@ -121,16 +121,19 @@ def test_the_stdio_snippet_starts_a_working_server(limpet_cmd, workspace, tmp_pa
     from mcp import ClientSession, StdioServerParameters
     from mcp.client.stdio import stdio_client
 
-    _, out, _ = mcp_config(limpet_cmd, tmp_path, "--host", "vscode", "--workspace", str(workspace))
-    server = server_of("vscode", json.loads(out))
-
-    async def main() -> set[str]:
+    async def tools(*selection: str) -> set[str]:
+        _, out, _ = mcp_config(limpet_cmd, tmp_path, "--host", "vscode", "--workspace", str(workspace), *selection)
+        server = server_of("vscode", json.loads(out))
         params = StdioServerParameters(command=server["command"], args=server["args"], cwd=str(tmp_path))
         async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
             await session.initialize()
             return {t.name for t in (await session.list_tools()).tools}
 
-    assert {"comment_add", "add_comment"} <= anyio.run(main)
+    # By default a lean selection: the threads family and the edits only the paired family has.
+    assert anyio.run(tools) == {"comment_add", "comment_list", "comment_show", "comment_reply", "comment_resolve",
+                                "comment_reopen", "comment_reconcile", "edit_comment", "move_comment",
+                                "delete_comment", "search_comments"}
+    assert {"comment_add", "add_comment", "get_feedback", "present_review"} <= anyio.run(tools, "--tools", "all")
 
 
 def test_the_http_snippet_connects_with_its_token(limpet_cmd, workspace, tmp_path):

@@ -17,6 +17,8 @@ async function loadReview() {
   const review = await api("/api/review/view");
   const box = $("review");
   $("review-meta").textContent = review.updated_at ? `Updated ${review.updated_at.slice(0, 16).replace("T", " ")}` : "";
+  document.querySelector(".layout").classList.toggle("no-review", !!review.empty);
+  $("review-title").title = review.empty ? "No review yet: present_review shows one here" : "";
   if (review.empty) { box.replaceChildren(el("p", "muted", "No review yet.")); return; }
   box.replaceChildren(rendered("div", "md", review.html));
 }

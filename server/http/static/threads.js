@@ -45,7 +45,9 @@ function header(t, ui, expanded) {
   const head = el("header");
   const toggle = button(expanded ? "▾" : "▸", "toggle", () => toggleCard(t, ui), `${expanded ? "Collapse" : "Expand"} thread`);
   toggle.setAttribute("aria-expanded", String(expanded));
-  head.append(toggle, el("span", `tag tag-${t.tag}`, t.tag), el("span", "badge health", HEALTH_TEXT[t.health]),
+  const short = el("code", "short-id", t.short_id || t.id);
+  short.title = `${t.id} (limpet show ${t.short_id || t.id})`;
+  head.append(toggle, short, el("span", `tag tag-${t.tag}`, t.tag), el("span", "badge health", HEALTH_TEXT[t.health]),
               el("span", "badge status", t.status),
               el("span", "where muted", `${lines(t.line_start, t.line_end)}${t.symbol ? ` · ${t.symbol}` : ""}`));
   if (!expanded) {
@@ -128,7 +130,7 @@ function editForm(t, c, ui) {
               button("Cancel", null, () => { ui.editing.delete(t.id); ui.rerender(); }));
   form.addEventListener("submit", (e) => {
     e.preventDefault();
-    act("edit_comment", { filePath: t.file, commentId: t.id, text: text.value }, "Comment edited", ui,
+    act("edit_comment", { filePath: t.file, commentId: t.id, text: text.value, author: me() }, "Comment edited", ui,
         () => ui.editing.delete(t.id));
   });
   return form;
@@ -139,7 +141,7 @@ function confirmDelete(t, ui) {
   box.setAttribute("role", "alert");
   const replies = t.comments.length - 1;
   box.append(el("span", null, `Delete this thread${replies ? ` and its ${replies} repl${replies > 1 ? "ies" : "y"}` : ""} for good?`),
-             button("Delete", "danger", () => act("delete_comment", { filePath: t.file, commentId: t.id },
+             button("Delete", "danger", () => act("delete_comment", { filePath: t.file, commentId: t.id, author: me() },
                                                    "Thread deleted", ui, () => ui.confirming.delete(t.id))),
              button("Keep", null, () => { ui.confirming.delete(t.id); ui.rerender(); }));
   return box;
@@ -153,10 +155,14 @@ function moveForm(t, ui) {
   file.size = 24;
   const start = el("input");
   const end = el("input");
+  // An orphan's last lines may lie past the end of its file now: only a selection fills them in.
+  const orphan = t.health === "orphaned";
   for (const [input, value] of [[start, sel ? sel.start : t.line_start], [end, sel ? sel.end : t.line_end]]) {
     input.type = "number";
     input.min = 1;
-    input.value = value;
+    input.required = true;
+    if (sel || !orphan) input.value = value;
+    else input.placeholder = "select";
   }
   const verb = t.health === "orphaned" ? "Re-attach" : "Move";
   form.append(el("span", "muted small", `${verb} to (select lines in the code to fill these in):`),
@@ -166,7 +172,7 @@ function moveForm(t, ui) {
   form.addEventListener("submit", (e) => {
     e.preventDefault();
     act("move_comment", { commentId: t.id, sourceFile: t.file, targetFile: file.value.trim(),
-                          targetLine: +start.value, targetEndLine: +end.value },
+                          targetLine: +start.value, targetEndLine: +end.value, author: me() },
         `Thread ${verb === "Move" ? "moved" : "re-attached"} to ${file.value.trim()}:${start.value}`, ui,
         () => ui.moving.delete(t.id));
   });
