@@ -52,7 +52,7 @@ def _current(ctx: click.Context, thread_id: str) -> tuple[str, str]:
 @json_option
 @click.pass_context
 def edit(ctx, thread_id: str, body: str, author: str | None, as_json: bool) -> None:
-    """Replace the text of a thread's first comment (the old text stays in its history)."""
+    """Replace the text of a thread's first comment (the old text leaves the thread's file)."""
     thread_id, file = _current(ctx, thread_id)
     run_op(ctx, "edit_comment", {"commentId": thread_id, "filePath": file, "text": body,
                                  "author": author or local_author()}, print_thread)

@@ -234,3 +234,17 @@ def test_typos_get_plain_answers(limpet_cmd, workspace):
     assert code == 3 and "does/not/exist.py: no such file in the workspace" in err
     code, _, err = run(limpet_cmd, workspace, "list", "--file", "src/*.nothing")  # a glob is no typo
     assert code == 0
+
+
+def test_the_library_credits_its_author_on_every_write(workspace):
+    import limpet
+
+    ws = limpet.Workspace(workspace, author="erin")
+    t = ws.add("src/auth.py", 10, 14, "Check expiry")
+    ws.edit(t.id, "Check expiry first")
+    ws.move(t.id, "src/auth.py", 17)
+    assert [(h.event, h.by) for h in ws.thread(t.id).history] == [("created", "erin"), ("edited", "erin"),
+                                                                   ("moved", "erin")]
+    ws.delete(t.id)
+    path = workspace / ".limpet" / "threads" / f"{t.id}.jsonl"
+    assert [(e["event"], e["by"]) for e in map(json.loads, path.read_text().splitlines())] == [("deleted", "erin")]
