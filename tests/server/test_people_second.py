@@ -248,3 +248,23 @@ def test_the_library_credits_its_author_on_every_write(workspace):
     ws.delete(t.id)
     path = workspace / ".limpet" / "threads" / f"{t.id}.jsonl"
     assert [(e["event"], e["by"]) for e in map(json.loads, path.read_text().splitlines())] == [("deleted", "erin")]
+
+
+# -- 9: each tool says its family and what to prefer --------------------------------------------
+def test_each_tools_description_names_its_family_and_what_a_new_integration_prefers(workspace):
+    import anyio
+    from support import stdio_session
+
+    async def main():
+        async with stdio_session(workspace) as s:
+            return {t.name: t.description for t in (await s.list_tools()).tools}
+
+    described = anyio.run(main)
+    assert len(described) == 19
+    for name, text in described.items():
+        family = next(f for f in ("threads", "paired", "feedback", "review") if text.startswith(f"[{f} family"))
+        if family != "threads":
+            assert "prefer" in text or "No tool of the threads family does this" in text, name
+    assert described["add_comment"].endswith("For a new integration prefer comment_add.")
+    assert described["resolve_feedback"].endswith("For a new integration prefer comment_resolve.")
+    assert "the ones to use in a new integration" in described["comment_add"]
