@@ -150,6 +150,12 @@ class Thread(msgspec.Struct, frozen=True, gc=False):
     def body(self) -> str:
         return self.comments[0].body if self.comments else ""
 
+    def __repr__(self) -> str:
+        """Short enough for a notebook's list of threads (the anchor's hashes are not for reading)."""
+        lines = f"{self.line_start}" if self.line_start == self.line_end else f"{self.line_start}-{self.line_end}"
+        return (f"Thread({self.id} {self.file}:{lines} {self.tag} {self.status} {self.health}, "
+                f"{len(self.comments)} comment{'s' if len(self.comments) != 1 else ''}: {self.body[:40]!r})")
+
     def written_against(self) -> Snapshot | None:
         """The code the thread was written against: its creation snapshot; for a thread kept
         without one, the anchor's text while that still is the original (anchored, or

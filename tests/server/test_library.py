@@ -184,3 +184,8 @@ def test_export_for_a_pull_request_takes_its_base(tmp_path):
     with pytest.raises(limpet.InvalidArgument) as caught:
         ws.export("github-review", tmp_path / "r.json", base="no-such-branch")
     assert caught.value.field == "base"
+
+
+def test_a_thread_reads_briefly_in_a_notebook(ws):
+    t = ws.add("src/auth.py", 17, 18, "Double it, or triple it?", tag="QUESTION")
+    assert repr(t) == f"Thread({t.id} src/auth.py:17-18 QUESTION open anchored, 1 comment: 'Double it, or triple it?')"
