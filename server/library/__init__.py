@@ -10,11 +10,13 @@
     Thread, Comment, Decision, HistoryEvent, Snapshot, Anchor   the values it returns (limpet.model)
     LimpetError and its subclasses   every failure, typed, with a code, a message and the field
 
-The package is the library door: it sits above limpet.server and calls the core's Service, as
-the operations do. Nothing below it imports it.
+The package is the library door: it calls the core's Service, as the operations do; of the
+server, only the command line imports it (its thin layer). Every package of limpet imports
+this one first (it is their parent), so the server loads only when `Workspace` is asked for.
 """
 
-from limpet._workspace import Workspace
+from typing import TYPE_CHECKING, Any
+
 from limpet.model import (
     AUTHOR_TYPES,
     FORMATS,
@@ -41,6 +43,9 @@ from limpet.model import (
     Thread,
     ThreadNotFound,
 )
+
+if TYPE_CHECKING:
+    from limpet._workspace import Workspace
 
 __all__ = [
     "AUTHOR_TYPES",
@@ -69,3 +74,17 @@ __all__ = [
     "ThreadNotFound",
     "Workspace",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """`Workspace`, imported when first asked for: every `import limpet.model` (or exporters,
+    prompts, anchoring) runs this package first, and must not load the server with it."""
+    if name == "Workspace":
+        from limpet._workspace import Workspace
+
+        return Workspace
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

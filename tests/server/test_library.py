@@ -189,3 +189,13 @@ def test_export_for_a_pull_request_takes_its_base(tmp_path):
 def test_a_thread_reads_briefly_in_a_notebook(ws):
     t = ws.add("src/auth.py", 17, 18, "Double it, or triple it?", tag="QUESTION")
     assert repr(t) == f"Thread({t.id} src/auth.py:17-18 QUESTION open anchored, 1 comment: 'Double it, or triple it?')"
+
+
+def test_importing_a_package_of_limpet_loads_the_server_only_when_workspace_is_asked_for():
+    import subprocess
+    import sys
+
+    code = ("import sys, limpet, limpet.model, limpet.exporters; before = 'limpet.server' in sys.modules; "
+            "limpet.Workspace; print(before, 'limpet.server.core' in sys.modules, 'Workspace' in dir(limpet))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["False", "True", "True"]
