@@ -1,0 +1,101 @@
+"""Statement-level mapping: statements of an old body found in a new one, tolerating replaced
+identifiers and literals; a small method moved under its own simple name follows when most of its
+statements map (leakcanary 297fa598: HprofReader.readByte -> HprofRecordReader.readByte, a field
+renamed in it), and only then."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from limpet.anchoring import WorkspaceIndex, content_hash, create_anchor, reanchor
+from limpet.anchoring._statements import mapped_shares
+
+READER_BEFORE = b'''package shark
+
+class HprofReader(private val source: BufferedSource) {
+  var position: Long = 0
+
+  fun readShort(): Short {
+    position += SHORT_SIZE
+    return source.readShort()
+  }
+
+  private fun readByte(): Byte {
+    position += BYTE_SIZE
+    return source.readByte()
+  }
+}
+'''
+READER_AFTER = b'''package shark
+
+class HprofReader(private val source: BufferedSource) {
+  var position: Long = 0
+
+  fun readShort(): Short {
+    position += SHORT_SIZE
+    return source.readShort()
+  }
+}
+'''
+RECORD_READER = b'''package shark
+
+class HprofRecordReader(private val source: BufferedSource) {
+  var bytesRead: Long = 0
+
+  fun readInt(): Int {
+    bytesRead += INT_SIZE
+    return source.readInt()
+  }
+
+  fun readByte(): Byte {
+    bytesRead += BYTE_SIZE
+    return source.readByte()
+  }
+}
+'''
+
+
+def _run(before: dict[str, bytes], after: dict[str, bytes], path: str, first: int, last: int):
+    index = WorkspaceIndex()
+    index.update({p: content_hash(b) for p, b in before.items()}, before.get)
+    anchor = create_anchor(path, before[path], first, last)
+    index.update({p: content_hash(b) for p, b in after.items()}, after.get)
+    return reanchor(anchor, after.get(path), index)
+
+
+def test_statements_map_through_a_renamed_field():
+    old = "fun readByte(): Byte {\n  position += BYTE_SIZE\n  return source.readByte()\n}"
+    new = "fun readByte(): Byte {\n  bytesRead += BYTE_SIZE\n  return source.readByte()\n}"
+    assert mapped_shares(old, new) == (1.0, 1.0)
+
+
+def test_statements_of_another_shape_do_not_map():
+    old = "def f(x):\n    total = sum(x)\n    return total / len(x)\n"
+    new = "def f(x):\n    if not x:\n        raise ValueError(x)\n"
+    assert mapped_shares(old, new) == (0.0, 0.0)
+
+
+def test_a_small_method_moved_to_a_new_class_under_its_name_follows_it():
+    before = {"HprofReader.kt": READER_BEFORE}
+    after = {"HprofReader.kt": READER_AFTER, "HprofRecordReader.kt": RECORD_READER}
+    got = _run(before, after, "HprofReader.kt", 11, 14)
+    assert got.health == "drifted" and got.anchor.file == "HprofRecordReader.kt"
+    assert (got.anchor.line_start, got.anchor.line_end) == (11, 14)
+
+
+def test_a_method_of_that_name_that_was_already_there_is_not_where_it_went():
+    before = {"HprofReader.kt": READER_BEFORE, "HprofRecordReader.kt": RECORD_READER}
+    after = {"HprofReader.kt": READER_AFTER, "HprofRecordReader.kt": RECORD_READER.replace(b"INT_SIZE", b"4")}
+    got = _run(before, after, "HprofReader.kt", 11, 14)
+    assert got.health == "orphaned"
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from(["a = b + 1", "return a", "x.y(z)", "if a:", "c = 'v'", "pass"]), min_size=1, max_size=8))
+def test_a_body_maps_wholly_onto_itself_and_shares_stay_within_bounds(rows):
+    text = "def f():\n" + "\n".join("    " + r for r in rows)
+    assert mapped_shares(text, text) == (1.0, 1.0)
+    other = "def g():\n    return None\n"
+    a, b = mapped_shares(text, other)
+    assert 0.0 <= a <= 1.0 and 0.0 <= b <= 1.0
