@@ -193,9 +193,13 @@ def main() -> None:
     p.add_argument("--out", default="")
     p.add_argument("--repeat", type=int, default=1, help="best of N runs per mode")
     p.add_argument("--whole", action="store_true", help="only the whole-process rows (20,000 threads)")
+    p.add_argument("--spark", action="store_true", help="limpet.spark beside the CLI export (needs pyspark, Java)")
     args = p.parse_args()
     if args.whole:
         whole_process_main()
+        return
+    if args.spark:
+        spark_main()
         return
     if args.child:
         print(json.dumps(child(args.child, args.rows, args.out, args.row_group_size)))
@@ -324,6 +328,57 @@ def whole_process_main() -> None:
           f"delta {w['delta'] * 1000:.0f} ms: {w['delta'] / w['raw']:.2f}x; peak RSS one workspace "
           f"{w['rss_one']:.0f} MB, three {w['rss_three']:.0f} MB ({w['rss_three'] / w['rss_one']:.2f}x)")
 
+
+_SPARK_JOB = """
+import sys, time
+from pyspark.sql import SparkSession
+from limpet.spark import threads_dataframe
+spark = (SparkSession.builder.master("local[2]").config("spark.ui.enabled", "false")
+         .config("spark.sql.shuffle.partitions", "2").getOrCreate())
+start = time.perf_counter()
+threads_dataframe(spark, sys.argv[2:]).write.mode("overwrite").parquet(sys.argv[1])
+print(time.perf_counter() - start)
+spark.stop()
+"""
+
+
+def spark_figure(threads: int = 20_000) -> dict[str, float]:
+    """limpet.spark.threads_dataframe(...).write.parquet of one and of three `threads`-thread
+    workspaces in local[2] mode (the job's time; the session's start apart), beside the whole
+    `limpet export --format parquet` of the same workspaces."""
+    import shutil
+    from pathlib import Path
+
+    from benchmarks._common import make_workspace, settle
+
+    limpet = str(Path(sys.executable).with_name("limpet"))
+    env = {**os.environ, "PYSPARK_PYTHON": sys.executable}
+    with tempfile.TemporaryDirectory(prefix="limpet-bench-") as tmp:
+        ws = Path(tmp) / "ws"
+        make_workspace(ws, threads // 10, 10)
+        settle()
+        three = [ws, *(Path(tmp) / n for n in ("ws2", "ws3"))]
+        for other in three[1:]:
+            shutil.copytree(ws, other)
+        flags = [a for w in three for a in ("--workspace", str(w))]
+        _wall([limpet, "export", "--format", "parquet", "--output", os.path.join(tmp, "warm.parquet"), *flags])
+        out: dict[str, float] = {}
+        for label, roots in (("one", three[:1]), ("three", three)):
+            cli = [limpet, "export", "--format", "parquet", "--output", os.path.join(tmp, f"{label}.parquet"),
+                   *[a for w in roots for a in ("--workspace", str(w))]]
+            out[f"cli_{label}"] = _wall(cli)
+            done = subprocess.run([sys.executable, "-c", _SPARK_JOB, os.path.join(tmp, f"spark-{label}"),
+                                   *map(str, roots)], check=True, capture_output=True, text=True, env=env)
+            out[f"spark_{label}"] = float(done.stdout.strip().splitlines()[-1])
+    return out
+
+
+def spark_main() -> None:
+    """`python -m benchmarks.bench_parquet --spark`: limpet.spark beside the CLI export."""
+    f = spark_figure()
+    print(f"limpet export --format parquet (whole process): one workspace {f['cli_one'] * 1000:.0f} ms, three "
+          f"{f['cli_three'] * 1000:.0f} ms; threads_dataframe(...).write.parquet in local[2] (the job, the "
+          f"session's start apart): one {f['spark_one'] * 1000:.0f} ms, three {f['spark_three'] * 1000:.0f} ms")
 
 if __name__ == "__main__":
     main()

@@ -6,7 +6,7 @@ the text it writes through `Redactor.text`: each secret becomes `<SECRET:GitHubT
 (detect-secrets' type, without spaces), and the redactor counts them by type for the summary.
 
 detect-secrets' plugins take ~0.25 ms a line together, so only text that goes out is scanned,
-one line at a time, each distinct line once (the same code appears in a pair's prompt and its
+one line at a time, each distinct text and line once (the same code appears in a pair's prompt and its
 `before`), and each plugin only on lines that can hold what it looks for: the pattern plugins
 (tokens and keys of known shapes, all 20 characters or more) and the entropy plugin on lines
 with a run of 20 token characters, basic auth on lines with `://` and `@`, private keys on
@@ -36,8 +36,9 @@ def _worth_scanning(text: str) -> bool:
     """Can `text` hold anything a plugin finds? (See the module's docstring.)"""
     if _RUN.search(text) is not None or ("://" in text and "@" in text):
         return True
-    low = text.lower()
-    return "private" in low or any(k in low for k in _KEYWORDS)
+    low = text.lower()  # the keywords spelled out: a generator over them costs half as much again
+    return ("pass" in low or "pwd" in low or "secret" in low or "key" in low or "token" in low or "auth" in low
+            or "contrase" in low or "private" in low)
 
 
 def placeholder(secret_type: str) -> str:
@@ -62,6 +63,7 @@ class Redactor:
     def __init__(self) -> None:
         self.counts: Counter[str] = Counter()
         self._lines: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {}
+        self._texts: dict[str, tuple[str, tuple[str, ...]]] = {}  # whole texts seen, and what they held
 
     @cached_property
     def _plugins(self) -> tuple[list, list]:
@@ -80,31 +82,34 @@ class Redactor:
 
     def text(self, text: str | None, filename: str = "comment.txt") -> str | None:
         """`text` with every secret replaced (None and secret-free text come back as they are)."""
-        if not text or not _worth_scanning(text):
+        if not text:
             return text
-        lines = text.split("\n")
-        changed = False
-        for i, line in enumerate(lines):
-            if not _worth_scanning(line):
-                continue
-            clean = self._line(line, filename)
-            if clean is not line:
-                lines[i] = clean
-                changed = True
-        return "\n".join(lines) if changed else text
+        hit = self._texts.get(text)  # the same code as a thread's text and its creation snapshot
+        if hit is None:
+            if len(self._texts) >= _CACHE:
+                self._texts.clear()
+            hit = self._texts[text] = self._text(text, filename) if _worth_scanning(text) else (text, ())
+        if hit[1]:
+            self.counts.update(hit[1])
+        return hit[0]
 
-    def _line(self, line: str, filename: str) -> str:
-        ext = filename.rsplit(".", 1)[-1] if "." in filename else ""
-        key = (line, ext)
+    def _text(self, text: str, filename: str) -> tuple[str, tuple[str, ...]]:
+        lines = text.split("\n")
+        found: list[str] = []
+        for i, line in enumerate(lines):
+            if _worth_scanning(line):
+                lines[i], kinds = self._line(line, filename)
+                found += kinds
+        return ("\n".join(lines), tuple(found)) if found else (text, ())
+
+    def _line(self, line: str, filename: str) -> tuple[str, tuple[str, ...]]:
+        key = (line, filename.rsplit(".", 1)[-1] if "." in filename else "")
         hit = self._lines.get(key)
         if hit is None:
-            hit = self._scan(line, filename)
             if len(self._lines) >= _CACHE:
                 self._lines.clear()
-            self._lines[key] = hit
-        clean, found = hit
-        self.counts.update(found)
-        return clean
+            hit = self._lines[key] = self._scan(line, filename)
+        return hit
 
     def _scan(self, line: str, filename: str) -> tuple[str, tuple[str, ...]]:
         spans_plugins, value_plugins = self._plugins
