@@ -8,6 +8,8 @@
                                                   recent threads
     GET /api/review/view                          the current review as HTML, references
                                                   linking to their current place
+    GET /api/thread?id=ID                         where a thread is (ID: its id, short id or a
+                                                  unique prefix, as every command takes)
 
 Threads come from the comment_list operation (its validation, its filters); the rest from
 public service methods. Rendering runs on the MCP door's worker like every service call.
@@ -134,6 +136,16 @@ def page_routes(mcp: McpApp) -> list[Route]:
 
         return json_response(await run(mcp, rendered))
 
+    async def thread(request: Request) -> Response:
+        def where() -> dict[str, Any]:
+            full = svc.resolve_thread_id(request.query_params.get("id", ""), "id")
+            t = svc.get(full)
+            return {"id": t.id, "short_id": svc.short_ids().get(t.id, t.id), "file": t.file,
+                    "line": t.anchor.line_start}
+
+        return json_response(await run(mcp, where))
+
     return [Route("/api/view", guarded(view), methods=["GET"]),
+            Route("/api/thread", guarded(thread), methods=["GET"]),
             Route("/api/summary", guarded(start), methods=["GET"]),
             Route("/api/review/view", guarded(review), methods=["GET"])]

@@ -110,3 +110,16 @@ def test_edits_moves_and_deletes_from_the_page_are_credited_to_the_person(page, 
     path = workspace / ".limpet" / "threads" / f"{tid}.jsonl"
     assert [(e["event"], e["by"]) for e in map(json.loads, path.read_text().splitlines())] == [("deleted", "carol")]
     screenshot(page, "people-after-delete.png")
+
+
+def test_the_page_takes_a_short_id_in_its_address(page, site):
+    made = [seed_call(site, "comment_add", {"file": "src/auth.py", "line_start": 17 - i, "line_end": 17 - i,
+                                            "body": f"thread {i}"})["thread"] for i in range(3)]
+    short = seed_call(site, "comment_list", {})  # the ids as the wire has them: full
+    assert {t["id"] for t in short["threads"]} == {t["id"] for t in made}
+    target = made[1]
+    open_page(page, site, f"#{target['id'][-6:]}")
+    expect(page).to_have_url(__import__("re").compile(r"#src%2Fauth\.py:16$"))
+    card = page.locator(f"article.thread[data-id='{target['id']}']")
+    expect(card).to_be_visible()
+    expect(card.locator("code.short-id")).to_have_text(target["id"][-6:])

@@ -40,7 +40,18 @@ function home() {
   return loadHome().catch((e) => say(e.message, true));
 }
 
+// `#837668` (a short id, as `limpet list` shows it), `#c_...` or a unique prefix: that thread.
+const THREAD_HASH = /^#(c_\d+|\d{6,19})$/;
+
+async function openThread(id) {
+  const t = await api(`/api/thread?id=${encodeURIComponent(id)}`);
+  state.focusId = t.id;
+  location.replace(`#${encodeURIComponent(t.file)}:${t.line}`);
+}
+
 function route() {
+  const byId = THREAD_HASH.exec(location.hash);
+  if (byId) return openThread(byId[1]).catch((e) => say(e.message, true));
   const m = /^#(.+?)(?::(\d+))?$/.exec(location.hash);
   if (!m) return home();
   const path = decodeURIComponent(m[1]);
