@@ -128,8 +128,8 @@ def fail(exc: LimpetError, as_json: bool) -> None:
     sys.exit(exc.exit_code)
 
 
-def format_thread(t: dict[str, Any], full: bool = False, short: dict[str, str] | None = None) -> str:
-    """One thread as a line (`full`: with its comments); `short`: the store's short ids, shown
+def format_thread(t: dict[str, Any], full: bool = False, short: Any = None) -> str:
+    """One thread as a line (`full`: with its comments); `short`: the store's short ids (.get), shown
     for the full ones (every command takes either)."""
     lines = t["line_start"] if t["line_start"] == t["line_end"] else f"{t['line_start']}-{t['line_end']}"
     where = f"{t['file']}:{lines}"

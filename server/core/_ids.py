@@ -15,14 +15,13 @@ import itertools
 import os
 import platform
 import time
-from collections import Counter
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 
 from limpet.model import InvalidArgument, ThreadNotFound, blake2b, is_thread_id
 
 __all__ = ["SHORT_MAX", "SHORT_MIN", "format_time", "instant", "local_author", "new_event_id", "new_thread_id",
-           "resolve_prefix", "short_ids", "utc_now"]
+           "ShortIds", "resolve_prefix", "short_ids", "utc_now"]
 
 _counter = itertools.count()
 _HOST = platform.node()  # not socket.gethostname(): the socket module costs a command ~2 ms
@@ -81,25 +80,56 @@ def local_author() -> str:
 SHORT_MIN, SHORT_MAX = 6, 10  # digits of a short id
 
 
+class ShortIds:
+    """Short ids over a set of ids, each computed when asked (`limpet list --file` of a big
+    store asks for a few): the fewest of an id's last digits, at least SHORT_MIN and at most
+    SHORT_MAX, that no other id ends with and no other id begins with; the whole id when no
+    such tail exists. The tail, not the head: an id begins with its creation time in
+    milliseconds, which threads made together share (a dozen digits in the same second), and
+    ends with six digits of its own. Two sorts build it; each id costs two binary searches."""
+
+    __slots__ = ("_heads", "_tails")
+
+    def __init__(self, ids: Iterable[str]) -> None:
+        self._heads = sorted(i[2:] for i in ids)
+        self._tails = sorted([d[:-SHORT_MAX - 2:-1] for d in self._heads])  # sharing an ending: together
+
+    def get(self, thread_id: str, default: str | None = None) -> str:
+        digits = thread_id[2:]
+        if not digits.isdigit():
+            return default if default is not None else thread_id
+        reverse = digits[:-SHORT_MAX - 2:-1]  # as far as a short id reaches, and one more
+        at = bisect.bisect_left(self._tails, reverse)
+        there = at < len(self._tails) and self._tails[at] == reverse
+        neighbours = (at - 1, at + 1) if there else (at - 1, at)
+        shared = max((_common(reverse, self._tails[j]) for j in neighbours if 0 <= j < len(self._tails)), default=0)
+        for k in range(max(SHORT_MIN, shared + 1), SHORT_MAX + 1):
+            tail = digits[-k:]
+            if not self._begins_other(tail, digits):
+                return tail
+        return thread_id
+
+    def _begins_other(self, text: str, own: str) -> bool:
+        at = bisect.bisect_left(self._heads, text)
+        for d in self._heads[at:at + 2]:  # `own` may be the first that begins with it
+            if d.startswith(text) and d != own:
+                return True
+        return False
+
+
+def _common(a: str, b: str) -> int:
+    n = 0
+    limit = min(len(a), len(b), SHORT_MAX)
+    while n < limit and a[n] == b[n]:
+        n += 1
+    return n
+
+
 def short_ids(ids: Iterable[str]) -> dict[str, str]:
-    """Each id's short form, as people see it (`limpet list`, the page): the fewest of its last
-    digits, at least SHORT_MIN and at most SHORT_MAX, that no other id ends with and no other id
-    begins with; the whole id when no such tail exists. The tail, not the head: an id begins
-    with its creation time in milliseconds, which threads made together share (a dozen digits
-    in the same second), and ends with six digits of its own."""
-    digits = sorted(i[2:] for i in ids)
-    tails = Counter(d[-k:] for d in digits for k in range(SHORT_MIN, SHORT_MAX + 1))
-    out: dict[str, str] = {}
-    for d in digits:
-        out[f"c_{d}"] = next((d[-k:] for k in range(SHORT_MIN, SHORT_MAX + 1)
-                              if tails[d[-k:]] == 1 and not _begins_other(digits, d[-k:], d)), f"c_{d}")
-    return out
-
-
-def _begins_other(digits: list[str], text: str, own: str) -> bool:
-    """Whether an id other than `own` begins with `text` (`digits` sorted)."""
-    at = bisect.bisect_left(digits, text)
-    return any(d.startswith(text) and d != own for d in itertools.takewhile(lambda d: d.startswith(text), digits[at:]))
+    """Every id's short form (see ShortIds)."""
+    ids = list(ids)
+    short = ShortIds(ids)
+    return {i: short.get(i, i) for i in ids}
 
 
 def resolve_prefix(prefix: str, exists: Callable[[str], bool], ids: Callable[[], Iterable[str]],

@@ -27,7 +27,7 @@ from limpet.server.core import _edits as edits
 from limpet.server.core._changes import Change, ChangeFeed, ChangeListener
 from limpet.server.core._export import Exports, ImportReport
 from limpet.server.core._filters import ThreadFilter, is_glob
-from limpet.server.core._ids import new_thread_id, resolve_prefix, short_ids, utc_now
+from limpet.server.core._ids import ShortIds, new_thread_id, resolve_prefix, utc_now
 from limpet.server.core._process import register
 from limpet.server.core._reconcile import Reconciler, ReconcileReport
 from limpet.server.core._tree import FileListing, file_tree, looks_binary, source_of, thread_counts
@@ -54,7 +54,7 @@ class Service:
         self._changes.subscribe(self._listing.on_change)
         self._exports = Exports(self._ws, self._store, self.threads, self._written, self._snapshot_event)
         self._selections: dict[ThreadFilter, tuple[int, tuple[Thread, ...]]] = {}  # see _selected
-        self._short: tuple[int, dict[str, str]] | None = None  # see short_ids
+        self._short: tuple[int, ShortIds] | None = None  # see short_ids
         register(self)  # its staged positions reach the disk before the process exits (_process)
 
     @functools.cached_property
@@ -206,12 +206,12 @@ class Service:
         form (see _ids.resolve_prefix)."""
         return resolve_prefix(prefix, self._store.exists, lambda: (t.id for t in self._store.all()), field)
 
-    def short_ids(self) -> dict[str, str]:
-        """Every thread's short id (unique in this store: see _ids.short_ids), kept while the
-        store is unchanged."""
+    def short_ids(self) -> ShortIds:
+        """The threads' short ids, unique in this store (`.get(id, default)`; see _ids.ShortIds),
+        kept while the store is unchanged."""
         version = self._store.version()
         if self._short is None or self._short[0] != version:
-            self._short = (version, short_ids(t.id for t in self._store.all(refresh=False)))
+            self._short = (version, ShortIds(t.id for t in self._store.all(refresh=False)))
         return self._short[1]
 
     def get(self, thread_id: str, *, fresh: bool = True) -> Thread:

@@ -8,6 +8,8 @@ import json
 import subprocess
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from limpet.server.core import Service, locate_workspace
 from limpet.server.core._ids import short_ids
@@ -268,3 +270,19 @@ def test_each_tools_description_names_its_family_and_what_a_new_integration_pref
     assert described["add_comment"].endswith("For a new integration prefer comment_add.")
     assert described["resolve_feedback"].endswith("For a new integration prefer comment_resolve.")
     assert "the ones to use in a new integration" in described["comment_add"]
+
+
+# Any ids, and ids made in one second (they share 10 digits) or one millisecond (13).
+_IDS = st.lists(st.one_of(st.integers(0, 10**19 - 1), st.integers(1795861241000000000, 1795861241999999999),
+                          st.integers(1795861241698000000, 1795861241698000999)).map(lambda n: f"c_{n:019d}"),
+                unique=True, max_size=60)
+
+
+@given(_IDS)
+def test_every_short_id_names_its_thread_and_no_other(ids):
+    from limpet.server.core._ids import resolve_prefix
+
+    short = short_ids(ids)
+    for thread_id, s in short.items():
+        assert s == thread_id or (6 <= len(s) <= 10 and thread_id.endswith(s))
+        assert resolve_prefix(s, set(ids).__contains__, lambda: ids) == thread_id
