@@ -57,7 +57,7 @@ from limpet.anchoring._body_follows import body_went_elsewhere
 from limpet.anchoring._carry import carried
 from limpet.anchoring._fileview import FileView, file_view
 from limpet.anchoring._index import WorkspaceIndex
-from limpet.anchoring._statements import named_move_step
+from limpet.anchoring._statements import extracted_step, named_move_step
 from limpet.anchoring._steps_local import (
     LINES_GONE_CONFIDENCE,
     Hit,
@@ -158,7 +158,9 @@ def find(anchor: Anchor, source: bytes | None, index: WorkspaceIndex | None) -> 
         hit = step()
         if hit is not None:
             return hit
-    return on_symbol or _in_enclosing_function(anchor, view)
+    if on_symbol is not None:  # lines taken out of their symbol into a new function (extract method)
+        return extracted_step(anchor, view, index) or on_symbol
+    return _in_enclosing_function(anchor, view)
 
 
 def _body_elsewhere(anchor: Anchor, index: WorkspaceIndex | None, namesake: Hit) -> Hit | None:

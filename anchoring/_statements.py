@@ -17,13 +17,16 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from limpet.anchoring._fileview import FileView
 from limpet.anchoring._index import WorkspaceIndex
 from limpet.anchoring._languages import family_for_path
 from limpet.anchoring._mapping import kinds_compatible, map_into_symbol
 from limpet.anchoring._steps_local import Hit
+from limpet.anchoring._steps_moved import needles
+from limpet.anchoring._symbols import FUNCTION_KINDS
 from limpet.model import Anchor
 
-__all__ = ["mapped_shares", "named_move_step"]
+__all__ = ["extracted_step", "mapped_shares", "named_move_step"]
 
 _TOKEN = re.compile(r"[A-Za-z_$][\w$]*|\d[\w.]*|\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'|\S")
 _KEYWORDS = frozenset("""if else elif for while do return val var fun def let const new this self in is not and or
@@ -33,6 +36,8 @@ import from pass lambda function class object super""".split())
 _PUNCTUATION = re.compile(r"^[\s{}()\[\];,]*$")
 NAMED_MOVE_OLD = 0.75  # share of the old statements mapped into the moved method
 NAMED_MOVE_NEW = 0.5  # ... and of the moved method's statements that are old ones
+EXTRACT_MIN_STATEMENTS = 2  # lines taken into a new function: at least this many statements
+EXTRACTED_SHARE = 0.75  # ... most of them mapped there
 
 
 def statements(text: str) -> list[str]:
@@ -50,6 +55,17 @@ def mapped_shares(old: str, new: str) -> tuple[float, float]:
     a, b = statements(old), statements(new)
     if not a or not b:
         return 0.0, 0.0
+    mapped = _mapped(a, b)
+    return mapped / len(a), mapped / len(b)
+
+
+def _rows(text: str) -> list[str]:
+    rows = [r.strip() for r in text.split("\n")]
+    return [r for r in rows if r and not _PUNCTUATION.match(r)]
+
+
+def _mapped(a: list[str], b: list[str]) -> int:
+    """How many of statements `a` map onto distinct statements of `b`."""
     free = Counter(b)
     mapped, rest = 0, []
     for row in a:
@@ -58,11 +74,13 @@ def mapped_shares(old: str, new: str) -> tuple[float, float]:
             mapped += 1
         else:
             rest.append(row)
-    left = [row for row, n in free.items() for _ in range(n)]
+    if not rest:
+        return mapped
     shapes: dict[tuple[str, ...], list[list[str]]] = {}
-    for row in left:
-        toks = _TOKEN.findall(row)
-        shapes.setdefault(_shape(toks), []).append(toks)
+    for row, n in free.items():
+        for _ in range(n):
+            toks = _TOKEN.findall(row)
+            shapes.setdefault(_shape(toks), []).append(toks)
     for row in rest:
         toks = _TOKEN.findall(row)
         pool = shapes.get(_shape(toks))
@@ -73,7 +91,7 @@ def mapped_shares(old: str, new: str) -> tuple[float, float]:
                 del pool[i]
                 mapped += 1
                 break
-    return mapped / len(a), mapped / len(b)
+    return mapped
 
 
 def named_move_step(anchor: Anchor, index: WorkspaceIndex | None) -> Hit | None:
@@ -99,3 +117,45 @@ def named_move_step(anchor: Anchor, index: WorkspaceIndex | None) -> Hit | None:
     if rows is None:
         return None
     return Hit(path, view, rows[0], rows[1], "moved", round(0.4 + 0.5 * old_share, 4))
+
+
+def extracted_step(anchor: Anchor, view: FileView, index: WorkspaceIndex | None) -> Hit | None:
+    """Lines gone from a symbol that stayed, taken into a function new in this change (extract
+    method, into this file or a changed one, with names replaced: argumentization): most of
+    their statements map into one new function, and a window of it as long as the lines maps
+    best, clearly. Functions that were already there are never where the lines went."""
+    if index is None or anchor.position != "lines":
+        return None
+    quote = _rows(anchor.selected_text)
+    if len(quote) < EXTRACT_MIN_STATEMENTS:
+        return None
+    paths = [anchor.file] + [p for p in index.scope(False, needles(anchor), family=family_for_path(anchor.file))
+                             if p != anchor.file]
+    found = []
+    for path in paths:
+        here = view if path == anchor.file else index.view(path)
+        for sv in here.symbols:
+            if sv.kind not in FUNCTION_KINDS or sv.qualified_name == anchor.symbol:
+                continue
+            body = _rows(here.text(min(sv.first + 1, sv.last), sv.last))
+            if _mapped(quote, body) < EXTRACTED_SHARE * len(quote):
+                continue
+            if index.existed_before(path, sv.qualified_name):
+                continue
+            found.append((path, here, sv))
+    # a new class around a new method holds its rows too: the innermost one
+    found = [f for f in found if not any(g is not f and g[0] == f[0] and f[2].first <= g[2].first
+                                         and g[2].last <= f[2].last for g in found)]
+    if len(found) != 1:
+        return None
+    path, here, sv = found[0]
+    span = anchor.line_end - anchor.line_start + 1
+    scored = sorted(((_mapped(quote, _rows(here.text(start, start + span - 1))), start)
+                     for start in range(sv.first, sv.last - span + 2)), key=lambda t: (-t[0], t[1]))
+    if not scored or scored[0][0] < EXTRACTED_SHARE * len(quote):
+        return None
+    best, start = scored[0]
+    if any(n == best and abs(other - start) >= span for n, other in scored[1:]):
+        return None  # two windows as good, apart: no one place
+    return Hit(path, here, start, start + span - 1, "moved" if path != anchor.file else "fuzzy",
+               round(0.4 + 0.5 * best / len(quote), 4))

@@ -99,3 +99,42 @@ def test_a_body_maps_wholly_onto_itself_and_shares_stay_within_bounds(rows):
     other = "def g():\n    return None\n"
     a, b = mapped_shares(text, other)
     assert 0.0 <= a <= 1.0 and 0.0 <= b <= 1.0
+
+
+LOSSES_BEFORE = b'''def sequence_softmax_cross_entropy(labels, logits, sequence_length):
+    losses = tf.nn.softmax_cross_entropy_with_logits(labels=labels, logits=logits)
+    losses = mask_sequences(losses, sequence_length, time_major=False)
+    losses = tf.reduce_sum(losses, axis=1)
+    losses = tf.reduce_mean(losses)
+    return losses
+'''
+LOSSES_AFTER = b'''from losses_utils import mask_and_reduce
+
+
+def sequence_softmax_cross_entropy(labels, logits, sequence_length):
+    losses = tf.nn.softmax_cross_entropy_with_logits(labels=labels, logits=logits)
+    return mask_and_reduce(losses, sequence_length)
+'''
+UTILS_AFTER = b'''def mask_and_reduce(sequence, sequence_length):
+    """Masks out sequence entries beyond the lengths, then sums and averages."""
+    sequence = mask_sequences(sequence, sequence_length, time_major=False)
+    sequence = tf.reduce_sum(sequence, axis=1)
+    sequence = tf.reduce_mean(sequence)
+    return sequence
+'''
+
+
+def test_lines_extracted_into_a_new_function_of_another_file_follow_them_there():
+    """texar 75aaf9da: three statements taken into mask_and_reduce (losses_utils.py), the
+    variable become a parameter (argumentization)."""
+    before = {"mle_losses.py": LOSSES_BEFORE}
+    after = {"mle_losses.py": LOSSES_AFTER, "losses_utils.py": UTILS_AFTER}
+    got = _run(before, after, "mle_losses.py", 3, 5)
+    assert got.health == "drifted" and got.anchor.file == "losses_utils.py"
+    assert (got.anchor.line_start, got.anchor.line_end) == (3, 5)
+
+
+def test_lines_deleted_from_a_function_that_stayed_stay_on_it_when_no_new_function_took_them():
+    after = {"mle_losses.py": LOSSES_AFTER.replace(b"mask_and_reduce(losses, sequence_length)", b"losses")}
+    got = _run({"mle_losses.py": LOSSES_BEFORE}, after, "mle_losses.py", 3, 5)
+    assert got.health == "drifted" and got.anchor.file == "mle_losses.py" and got.anchor.line_start == 4
