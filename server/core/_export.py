@@ -8,9 +8,12 @@ pyarrow (about 0.3 s): they are imported when an export runs, not when a server 
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import os
+import re
+import stat
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,11 +24,12 @@ from limpet.server.core._filters import ThreadFilter
 from limpet.server.core._ids import utc_now
 from limpet.server.core._provenance import Provenance, provenance_of
 from limpet.server.store import (
+    STORE_DIRNAME,
     Event,
     GitHistory,
+    SafeDir,
     ThreadStore,
     Workspace,
-    atomic_write,
     repository_facts,
     storage_failed,
 )
@@ -148,6 +152,38 @@ def distinct_repositories(sources: Sequence[ItemSource]) -> list[str]:
     return list(seen)
 
 
+@functools.cache
+def _export_names() -> re.Pattern[str]:
+    """The names `to_folder` gives exports (and so the only ones `_prune` deletes)."""
+    from limpet.exporters import FORMATS, get_exporter
+
+    extensions = sorted({re.escape(get_exporter(f).extension) for f in FORMATS} - {""}, key=len, reverse=True)
+    return re.compile(rf"comments-[0-9]{{8}}T[0-9]{{6,12}}Z?(?:-[0-9]{{1,6}})?(?:{'|'.join(extensions)})?")
+
+
+def _fresh_name(folder: SafeDir, ext: str) -> str:
+    stamp = utc_now().replace(":", "").replace("-", "").replace(".", "")
+    name, n = f"comments-{stamp}{ext}", 1
+    while folder.lstat(name) is not None:  # two exports in one millisecond
+        n += 1
+        name = f"comments-{stamp}-{n}{ext}"
+    return name
+
+
+def _prune(folder: SafeDir) -> None:
+    """Keep the newest KEEP_EXPORTS exports: only names `to_folder` makes, only regular files
+    (or real folders, for partitioned ones), only in the real exports folder."""
+    made = _export_names()
+    found = []
+    for name in folder.names():
+        st = folder.lstat(name) if made.fullmatch(name) else None
+        if st is not None and (stat.S_ISREG(st.st_mode) or stat.S_ISDIR(st.st_mode)):
+            found.append((st.st_mtime_ns, name, stat.S_ISDIR(st.st_mode)))
+    for _mtime, name, is_dir in sorted(found)[:-KEEP_EXPORTS]:
+        with contextlib.suppress(OSError):
+            folder.remove_tree(name, made) if is_dir else folder.remove(name, made)
+
+
 class Exports:
     """One workspace's side of exporting: its items, its exports folder, imports into it."""
 
@@ -158,7 +194,6 @@ class Exports:
         self._threads = threads  # the service's current threads for a filter
         self._changed = changed  # tells the service's listeners which threads were written
         self._imported = imported  # the event that writes an imported thread
-        self.folder = store.dir / "exports"
 
     @functools.cached_property
     def provenance(self) -> Provenance:
@@ -190,26 +225,14 @@ class Exports:
 
     def to_folder(self, fmt: str, flt: ThreadFilter, **options: Any) -> dict[str, Any]:
         """Export into .limpet/exports/ (git-ignored) and describe the file for a resource link
-        (`export://<name>`, readable with `read`)."""
+        (`export://<name>`, readable with `read`). The folder and every file in it are reached
+        through the confinement layer: a symlink in `.limpet/` or `exports/` is STORE_ERROR."""
         from limpet.exporters import ExportOptions, get_exporter
 
         exporter = get_exporter(fmt)
         if exporter.one_repository:
             options.update(in_repository(self._ws.root))
-        try:
-            self.folder.mkdir(parents=True, exist_ok=True)
-            ignore = self.folder / ".gitignore"  # the folder ignores itself: never committed, never untracked
-            if not ignore.is_file():
-                atomic_write(ignore, b"# limpet exports: scratch space, never committed\n*\n", durable=False)
-        except OSError as exc:
-            raise storage_failed(exc, ".limpet/exports", "prepare") from None
-        stamp = utc_now().replace(":", "").replace("-", "").replace(".", "")
-        ext = "" if options.get("partition_by") else exporter.extension  # partitioned: a folder
-        path = self.folder / f"comments-{stamp}{ext}"
-        n = 1
-        while path.exists():  # two exports in one millisecond
-            n += 1
-            path = self.folder / f"comments-{stamp}-{n}{ext}"
+        ext = "" if options.get("partition_by") else exporter.extension  # none: a folder (partitioned, Delta)
         files: set[str] = set()
 
         def items() -> Iterator[ExportItem]:
@@ -217,34 +240,44 @@ class Exports:
                 files.add(item.thread.anchor.file)
                 yield item
 
+        name = "comments-"
         try:
-            result = exporter.write(items(), path, ExportOptions(**options))
+            with self._exports_folder() as folder:
+                name = _fresh_name(folder, ext)
+                if ext:  # one file: written by descriptor, renamed into place whole
+                    with folder.atomic_file(name) as fh:
+                        result = exporter.write(items(), fh, ExportOptions(**options))
+                else:  # a folder: the library writes below a path checked to lead here
+                    result = exporter.write(items(), folder.path_for_library(name), ExportOptions(**options))
+                _prune(folder)
+                text = folder.read(name).decode("utf-8") \
+                    if ext and not exporter.binary and result.bytes_written <= INLINE_LIMIT else None
         except OSError as exc:  # disk full, read-only: a clear error, no half file left
-            if path.is_file():
-                path.unlink(missing_ok=True)
-            raise storage_failed(exc, path.relative_to(self._ws.root).as_posix()) from None
-        self._prune()
+            raise storage_failed(exc, f".limpet/exports/{name}") from None
         out: dict[str, Any] = {"format": fmt, "totalComments": result.count, "sizeBytes": result.bytes_written,
-                               "path": path.relative_to(self._ws.root).as_posix(),
-                               "uri": EXPORT_SCHEME + path.name, "mimeType": exporter.media_type}
+                               "path": f"{STORE_DIRNAME}/exports/{name}",
+                               "uri": EXPORT_SCHEME + name, "mimeType": exporter.media_type}
         warning = not_as_committed(self._ws.root, options["head_commit"], files) \
             if options.get("head_commit") else None
         if warning:
             out["warnings"] = [warning]
-        if not exporter.binary and result.bytes_written <= INLINE_LIMIT:
-            out["text"] = path.read_text(encoding="utf-8")
+        if text is not None:
+            out["text"] = text
         return out
 
-    def _prune(self) -> None:
-        import shutil
-
-        files = sorted((p for p in self.folder.iterdir() if p.name.startswith("comments-") and not p.is_symlink()),
-                       key=lambda p: p.stat().st_mtime_ns)
-        for old in files[:-KEEP_EXPORTS]:
-            if old.is_dir():  # a partitioned export
-                shutil.rmtree(old, ignore_errors=True)
-            else:
-                old.unlink(missing_ok=True)
+    def _exports_folder(self) -> SafeDir:
+        """`.limpet/exports/`, made real if missing, ignoring itself (never committed, never
+        untracked)."""
+        folder = self._store.places.store.child("exports").open(create=True)
+        assert folder is not None  # create=True
+        try:
+            if folder.regular_or_absent(".gitignore") is None:  # a symlink: refused
+                folder.write_atomic(".gitignore", b"# limpet exports: scratch space, never committed\n*\n",
+                                    durable=False)
+        except BaseException:
+            folder.close()
+            raise
+        return folder
 
     def read(self, uri: str) -> tuple[str, bytes]:
         """(media type, bytes) of an export written by `to_folder`; INVALID_ARGUMENT when the
@@ -254,13 +287,17 @@ class Exports:
         name = uri[len(EXPORT_SCHEME):]
         # the longest extension first: ".review.json" is github-review's, not json's
         exporter = next((e for e in sorted((get_exporter(f) for f in FORMATS), key=lambda e: -len(e.extension))
-                         if name.endswith(e.extension)), None)
-        path: Path = self.folder / name
-        if exporter is None or not name.startswith("comments-") or "/" in name or "\\" in name \
-                or path.is_symlink() or not path.is_file():
+                         if e.extension and name.endswith(e.extension)), None)
+        data = None
+        if exporter is not None and _export_names().fullmatch(name):
+            folder = self._store.places.store.child("exports").open()
+            if folder is not None:
+                with folder, contextlib.suppress(OSError):
+                    data = folder.read(name)  # a regular file of a real folder, or nothing
+        if exporter is None or data is None:
             raise InvalidArgument(f"Unknown export: {uri} (exports are kept for the last {KEEP_EXPORTS} only)",
                                   field="uri")
-        return exporter.media_type, path.read_bytes()
+        return exporter.media_type, data
 
     @property
     def default_context_lines(self) -> int:

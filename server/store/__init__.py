@@ -6,7 +6,9 @@
     ThreadStore          `.limpet/`: threads as event files, the review, the derived cache, the lock
     Event                one committed event (what a person or agent did to a thread)
     checked_event        a new event, checked as a line read from disk is
-    atomic_write, ...    durable file primitives: atomic writes, the cross-process lock
+    Confined, SafeDir    the confinement layer: every file of `.limpet/` and of the private
+                         folder, reached through directory descriptors proved real
+    cross_process_lock   the lock on the workspace folder; storage_failed (STORAGE_FAILED)
     watch_workspace      what other processes and editors change, as workspace paths
     leave_frozen_at_exit  a one-shot process ends without the final collection's rescan
 
@@ -14,15 +16,10 @@ What is committed and what stays private to a checkout: _layout.py (and docs/git
 Only limpet.server.core uses this package; the doors never do.
 """
 
+from limpet.server.store._confined import TEMP_MARK, Confined, SafeDir, Unconfined
 from limpet.server.store._events import EVENT_KINDS, STORE_SCHEMA, Event, checked_event
 from limpet.server.store._filehashes import FileHashes
-from limpet.server.store._files import (
-    TEMP_MARK,
-    atomic_write,
-    cross_process_lock,
-    remove_stale_temps,
-    storage_failed,
-)
+from limpet.server.store._files import cross_process_lock, storage_failed
 from limpet.server.store._gc import collect_released, leave_frozen_at_exit
 from limpet.server.store._history import GitHistory, repository_facts
 from limpet.server.store._locate import Located, locate_workspace
@@ -45,6 +42,9 @@ __all__ = [
     "STORE_SCHEMA",
     "TEMP_MARK",
     "Apply",
+    "Confined",
+    "SafeDir",
+    "Unconfined",
     "Changes",
     "Event",
     "checked_event",
@@ -55,13 +55,11 @@ __all__ = [
     "LazyLogger",
     "ThreadStore",
     "Workspace",
-    "atomic_write",
     "classify",
     "collect_released",
     "cross_process_lock",
     "leave_frozen_at_exit",
     "locate_workspace",
-    "remove_stale_temps",
     "repository_facts",
     "storage_failed",
     "thread_id_of",

@@ -29,12 +29,15 @@ import msgspec
 import orjson
 
 from limpet.model import Anchor, Health, HistoryEvent
+from limpet.server.store._confined import Confined, Unconfined
 from limpet.server.store._log import log
 from limpet.server.store._untrusted import check_keys, check_record
 
 __all__ = ["Derived", "DerivedCache"]
 
 _SCHEMA = 1
+_NAME = "derived.sqlite"
+_FILES = (_NAME, f"{_NAME}-wal", f"{_NAME}-shm", f"{_NAME}-journal")  # SQLite's own names: the only ones removed
 
 
 class Derived(msgspec.Struct, frozen=True, kw_only=True):
@@ -63,14 +66,17 @@ def _dump(d: Derived) -> bytes:
 @dataclass
 class _Db:
     path: Path
+    place: Confined
     conn: sqlite3.Connection
 
 
 class DerivedCache:
     """The derived table of one workspace; `folder(create)` says where the private folder is
-    now (None: nowhere to keep it, e.g. outside git with no `.limpet/` yet)."""
+    now (None: nowhere to keep it, or refused: a symlink in a component). The database is
+    opened through the confinement layer (SafeDir.connect: no symlink in any component, nor
+    as the database or its -wal/-shm/-journal)."""
 
-    def __init__(self, folder: Callable[[bool], Path | None]) -> None:
+    def __init__(self, folder: Callable[[bool], Confined | None]) -> None:
         self._folder = folder
         self._db: _Db | None = None
         self._lock = threading.Lock()
@@ -169,22 +175,24 @@ class DerivedCache:
 
     # -- the database file ------------------------------------------------------------------
     def _open(self, *, create: bool, new_folder: bool = True) -> _Db | None:
-        folder = self._folder(create and new_folder)
-        if folder is None:
+        place = self._folder(create and new_folder)
+        if place is None:
             return None
-        path = folder / "derived.sqlite"
+        path = place.path / _NAME
         if self._db is not None and self._db.path == path:
             return self._db
         if self._db is not None:
             with contextlib.suppress(sqlite3.Error):
                 self._db.conn.close()
             self._db = None
-        if not create and not path.exists():
-            return None
         try:
-            if create:
-                folder.mkdir(parents=True, exist_ok=True)
-            conn = sqlite3.connect(str(path), timeout=0.5, isolation_level=None, check_same_thread=False)
+            folder = place.open(create=create)
+            if folder is None:
+                return None
+            with folder:
+                if not create and folder.lstat(_NAME) is None:
+                    return None
+                conn = folder.connect(_NAME, timeout=0.5, isolation_level=None, check_same_thread=False)
             conn.isolation_level = ""  # transactions via `with conn`
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=OFF")  # a cache: a crash costs recomputation, never data
@@ -198,10 +206,10 @@ class DerivedCache:
                     conn.execute("DELETE FROM derived")
                     conn.execute("DELETE FROM files")
                 conn.execute(f"PRAGMA user_version={_SCHEMA}")
-        except (sqlite3.Error, OSError) as exc:
+        except (sqlite3.Error, OSError, Unconfined) as exc:
             self._warn(f"derived-state cache unavailable at {path} ({exc}); positions are recomputed")
             return None
-        self._db = _Db(path, conn)
+        self._db = _Db(path, place, conn)
         return self._db
 
     def _damaged(self, db: _Db, exc: Exception) -> None:
@@ -210,9 +218,12 @@ class DerivedCache:
             db.conn.close()
         self._db = None
         if isinstance(exc, sqlite3.DatabaseError) and not isinstance(exc, sqlite3.OperationalError):
-            for suffix in ("", "-wal", "-shm"):  # damaged, not busy: it is only a cache
-                with contextlib.suppress(OSError):
-                    Path(f"{db.path}{suffix}").unlink()
+            with contextlib.suppress(OSError, Unconfined):  # damaged, not busy: it is only a cache
+                folder = db.place.open()
+                if folder is not None:
+                    with folder:
+                        for name in _FILES:
+                            folder.remove(name, _FILES)
 
     def _warn(self, message: str) -> None:
         if not self._warned:

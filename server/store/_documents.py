@@ -11,16 +11,15 @@
 from __future__ import annotations
 
 import contextlib
-import os
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import orjson
 
 from limpet.model import StoreError, StoreTooNew
+from limpet.server.store._confined import Confined, Unconfined
 from limpet.server.store._events import conflict_sides
-from limpet.server.store._files import atomic_write, read_no_follow, storage_failed
+from limpet.server.store._files import storage_failed
 from limpet.server.store._log import log
 from limpet.server.store._threadfiles import folder_problem
 from limpet.server.store._untrusted import load_record
@@ -31,11 +30,12 @@ Check = Callable[[dict[str, Any]], None]
 
 
 class Documents:
-    """`store_dir`: the workspace's `.limpet/`; `private(create)`: the private folder or None;
-    `prepare()`: readies the store for a committed write (the caller holds the lock)."""
+    """`store`: the workspace's `.limpet/`; `private(create)`: the private folder or None;
+    `prepare()`: readies the store for a committed write (the caller holds the lock). Every
+    file through the confinement layer (_confined.py)."""
 
-    def __init__(self, store_dir: Path, private: Callable[[bool], Path | None], prepare: Callable[[], None]) -> None:
-        self._dir = store_dir
+    def __init__(self, store: Confined, private: Callable[[bool], Confined | None], prepare: Callable[[], None]) -> None:
+        self._store = store
         self._private = private
         self._prepare = prepare
         self._reported: dict[str, str] = {}
@@ -44,23 +44,25 @@ class Documents:
         """A committed document (e.g. `reviews/current.json`), or None when there is none or
         it cannot be read (reported once). `check` vets its shape (ValueError: damaged;
         StoreTooNew: written by a newer limpet, raised)."""
-        store_dir = self._dir
-        path = store_dir / rel
-        problem = folder_problem(store_dir, path.parent)
+        where, name = _split(rel)
+        folder = self._store.child(*where)
+        problem = folder_problem(folder)
         if problem is not None:
             self._report(rel, problem)
             return None
         try:
-            data = read_no_follow(str(path))
-        except FileNotFoundError:
-            return None
+            data = _read(folder, name)
         except OSError as exc:
             self._report(rel, f"cannot read: {exc.strerror}")
+            return None
+        if data is None:
             return None
         versions = self._versions(rel, data, check)
         if not versions:
             backup = self._backup(rel)
-            versions = self._versions(rel, read_no_follow(str(backup)), check) if backup and backup.is_file() else []
+            with contextlib.suppress(OSError):
+                saved = _read(backup, name) if backup is not None else None
+                versions = self._versions(rel, saved, check) if saved is not None else []
             if versions:
                 self._report(rel, "damaged: shown from this checkout's backup (the file is kept as it is)")
         if not versions:
@@ -80,27 +82,29 @@ class Documents:
                 self._report(rel, f"damaged: {exc}")
         return versions
 
-    def _backup(self, rel: str, create: bool = False) -> Path | None:
+    def _backup(self, rel: str, create: bool = False) -> Confined | None:
         folder = self._private(create)
-        return folder / "backups" / rel if folder is not None else None
+        return folder.child("backups", *_split(rel)[0]) if folder is not None else None
 
     def write(self, rel: str, record: dict[str, Any]) -> None:
         """Write a committed document (caller holds the store lock)."""
         self._prepare()
-        path = self._dir / rel
-        problem = folder_problem(self._dir, path.parent)
+        where, name = _split(rel)
+        folder = self._store.child(*where)
+        problem = folder_problem(folder)
         if problem is not None:
             raise StoreError(f"Refusing to write: {problem}", details={"file": rel})
         data = orjson.dumps(record, option=orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2) + b"\n"
         try:
-            atomic_write(path, data)
+            with folder.open(create=True) as held:  # type: ignore[union-attr]  (create: never None)
+                held.write_atomic(name, data)
         except OSError as exc:
             raise storage_failed(exc, f".limpet/{rel}") from None
         self._reported.pop(rel, None)
         backup = self._backup(rel, create=True)  # written: the backup is best effort
         if backup is not None:
-            with contextlib.suppress(OSError):
-                atomic_write(backup, data, durable=False)
+            with contextlib.suppress(OSError, Unconfined), backup.open(create=True) as held:  # type: ignore[union-attr]
+                held.write_atomic(name, data, durable=False)
 
     # -- the private folder ---------------------------------------------------------------
     def read_private(self, name: str) -> Any:
@@ -108,7 +112,8 @@ class Documents:
         if folder is None:
             return None
         try:
-            return load_record(read_no_follow(str(folder / name)))
+            data = _read(folder, name)
+            return load_record(data) if data is not None else None
         except (OSError, ValueError):  # orjson.JSONDecodeError and Refused are ValueErrors
             return None
 
@@ -118,8 +123,9 @@ class Documents:
         if folder is None:
             return False
         try:
-            atomic_write(folder / name, orjson.dumps(record, option=orjson.OPT_SORT_KEYS), durable=False)
-        except OSError as exc:
+            with folder.open(create=True) as held:  # type: ignore[union-attr]  (create: never None)
+                held.write_atomic(name, orjson.dumps(record, option=orjson.OPT_SORT_KEYS), durable=False)
+        except (OSError, Unconfined) as exc:
             log.debug("could not keep %s: %s", name, exc)
             return False
         return True
@@ -127,8 +133,11 @@ class Documents:
     def remove_private(self, name: str) -> None:
         folder = self._private(False)
         if folder is not None:
-            with contextlib.suppress(OSError):
-                os.unlink(folder / name)
+            with contextlib.suppress(OSError, Unconfined):
+                held = folder.open()
+                if held is not None:
+                    with held:
+                        held.remove(name, (name,))  # a name limpet writes (write_private), a regular file
 
     def _report(self, rel: str, problem: str) -> None:
         if self._reported.get(rel) != problem:
@@ -146,3 +155,25 @@ def _parse(data: bytes, check: Check | None) -> dict[str, Any]:
     if check is not None:
         check(record)
     return record
+
+
+def _split(rel: str) -> tuple[tuple[str, ...], str]:
+    """`reviews/current.json` -> (("reviews",), "current.json")."""
+    *where, name = rel.split("/")
+    return tuple(where), name
+
+
+def _read(folder: Confined, name: str) -> bytes | None:
+    """The file's bytes; None when it (or its folder) is not there. Unconfined is caught by
+    the caller's folder_problem check first; here it counts as absent."""
+    try:
+        held = folder.open()
+    except Unconfined:
+        return None
+    if held is None:
+        return None
+    with held:
+        try:
+            return held.read(name)
+        except FileNotFoundError:
+            return None

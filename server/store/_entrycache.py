@@ -24,14 +24,13 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import BinaryIO
 
 import msgspec
 
 from limpet.model import Thread
+from limpet.server.store._confined import Confined, Unconfined
 from limpet.server.store._events import STORE_SCHEMA
-from limpet.server.store._files import atomic_write
 from limpet.server.store._log import log
 from limpet.server.store._paths import FileState
 
@@ -81,7 +80,7 @@ _ENCODER = msgspec.msgpack.Encoder()
 class EntryCache:
     """The cached folds of one store; `folder(create)` is the private folder (or None)."""
 
-    def __init__(self, folder: Callable[[bool], Path | None], code: list[int]) -> None:
+    def __init__(self, folder: Callable[[bool], Confined | None], code: list[int]) -> None:
         self._folder = folder
         self._code = code
         self._entries: dict[str, CachedEntry] | None = None  # loaded on first use
@@ -123,8 +122,9 @@ class EntryCache:
         keep = present()
         merged = {tid: e for tid, e in {**self._load(), **self._fresh}.items() if tid in keep}
         try:
-            atomic_write(folder / _NAME, lambda: _encoded(self._code, merged), durable=False)
-        except OSError as exc:
+            with folder.open(create=True) as held:  # type: ignore[union-attr]  (create: never None)
+                held.write_atomic(_NAME, lambda: _encoded(self._code, merged), durable=False)
+        except (OSError, Unconfined) as exc:
             log.info("thread cache not written (%s): the next process reads the files", exc)
             return False
         self._entries, self._fresh = merged, {}
@@ -148,16 +148,20 @@ def _framed(data: bytes) -> bytes:
     return len(data).to_bytes(_LENGTH, "big") + data
 
 
-def _read(folder: Path | None, code: list[int]) -> dict[str, CachedEntry]:
-    if folder is None:
+def _read(place: Confined | None, code: list[int]) -> dict[str, CachedEntry]:
+    if place is None:
         return {}
     try:
-        fd = os.open(folder / _NAME, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0))
-    except OSError:
+        folder = place.open()
+        if folder is None:
+            return {}
+        with folder:
+            fh = folder.open_read(_NAME)
+    except (OSError, Unconfined):
         return {}
     out: dict[str, CachedEntry] = {}
     try:
-        with os.fdopen(fd, "rb") as fh:
+        with fh:
             if fh.read(len(_MAGIC)) != _MAGIC:
                 return {}
             header = _HEADER.decode(_frame(fh))

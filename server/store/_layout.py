@@ -6,7 +6,7 @@
         reviews/current.json            the current review (present_review)
         .gitignore, .gitattributes      keep temp files out; merge thread files as a union
     <private>/                          never committed, disposable
-        derived.sqlite                  current positions, health, what they were checked against
+        derived.sqlite (-wal, -shm)     current positions, health, what they were checked against
         threads.cache                   threads as folded from their files, with each file's stat
         backups/threads/<id>.jsonl      last good copy of each thread file this checkout wrote
         tmp/                            (in git) thread files being written, before their rename
@@ -25,34 +25,35 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from limpet.model import blake2b
+from limpet.server.store._confined import Confined, SafeDir, Unconfined
+from limpet.server.store._log import log
 from limpet.server.store._paths import STORE_DIRNAME
 
-__all__ = ["Places", "SELF_IGNORING", "ensure_private", "git_dir_of", "locate", "scratch_folder"]
+__all__ = ["Places", "SELF_IGNORING", "ensure_private", "git_dir_of", "locate", "private_problem", "scratch_folder",
+           "usable_private"]
 
 # Written into private folders that live inside the working tree: they then ignore themselves.
 SELF_IGNORING = "# limpet: private to this checkout, never committed\n*\n"
+SELF_IGNORING_NAME = ".gitignore"
 
 
 @dataclass(frozen=True)
 class Places:
-    store: Path  # <workspace>/.limpet
-    threads: Path  # <workspace>/.limpet/threads
-    private: Path  # derived state, backups, the page's selection
+    store: Confined  # <workspace>/.limpet
+    threads: Confined  # <workspace>/.limpet/threads
+    private: Confined  # derived state, backups, the page's selection
     in_git: bool
 
     @property
-    def derived_db(self) -> Path:
-        return self.private / "derived.sqlite"
-
-    @property
-    def backups(self) -> Path:
-        return self.private / "backups" / "threads"
+    def backups(self) -> Confined:
+        return self.private.child("backups", "threads")
 
 
 def git_dir_of(root: Path) -> tuple[Path, Path] | None:
     """(the git dir, the top of the working tree) of the checkout holding `root`, or None.
     Reads `.git` itself (a folder, or a file `gitdir: PATH` in worktrees and submodules):
-    no git process is started."""
+    no git process is started. The git dir is trusted as git trusts it: it anchors the
+    private folder, whose own components are checked by the confinement layer."""
     for top in (root, *root.parents):
         dot_git = top / ".git"
         try:
@@ -71,16 +72,16 @@ def git_dir_of(root: Path) -> tuple[Path, Path] | None:
 
 
 def locate(root: Path) -> Places:
-    store = root / STORE_DIRNAME
+    store = Confined(root, (STORE_DIRNAME,))
     found = git_dir_of(root)
     if found is None:
-        private = store / "cache"
+        private = store.child("cache")
     else:
         git_dir, top = found
         rel = root.relative_to(top).as_posix() if root != top else ""
         # Several workspaces inside one checkout each get their own folder.
-        private = git_dir / "limpet" if not rel else git_dir / "limpet" / "nested" / _key(rel)
-    return Places(store, store / "threads", private, found is not None)
+        private = Confined(git_dir, ("limpet",) if not rel else ("limpet", "nested", _key(rel)))
+    return Places(store, store.child("threads"), private, found is not None)
 
 
 def _key(rel: str) -> str:
@@ -89,28 +90,62 @@ def _key(rel: str) -> str:
 
 def ensure_private(places: Places) -> bool:
     """Create the private folder (inside the working tree, one that ignores itself, so it
-    never shows in `git status`). Returns whether it exists now."""
-    private = places.private
-    if private.is_dir():
-        return True
+    never shows in `git status`). Returns whether it exists now, real: a symlink in any of
+    its components means no private folder (logged; reads run without the caches)."""
     try:
-        private.mkdir(parents=True, exist_ok=True)
-        if not places.in_git:
-            (private / ".gitignore").write_text(SELF_IGNORING)
+        folder = places.private.open(create=True)
+        if folder is None:
+            return False
+        with folder:
+            if not places.in_git and folder.regular_or_absent(SELF_IGNORING_NAME) is None:
+                folder.write_atomic(SELF_IGNORING_NAME, SELF_IGNORING.encode(), durable=False)
+    except Unconfined as exc:
+        _refused(exc)
+        return False
     except OSError:
         return False
     return True
 
 
-def scratch_folder(places: Places) -> Path | None:
+def usable_private(places: Places, create: bool) -> Confined | None:
+    """The private folder when it can be used (made first when `create`), else None: absent,
+    or refused (a symlink in a component: logged once, listed by reconcile's problems)."""
+    if create:
+        return places.private if ensure_private(places) else None
+    try:
+        folder = places.private.open()
+    except Unconfined as exc:
+        _refused(exc)
+        return None
+    except OSError:
+        return None
+    if folder is None:
+        return None
+    folder.close()
+    return places.private
+
+
+def private_problem(places: Places) -> str | None:
+    """Why the private folder cannot be used (a symlink in a component, a file), or None."""
+    return places.private.problem()
+
+
+_told: set[str] = set()
+
+
+def _refused(exc: Unconfined) -> None:
+    if exc.message not in _told:  # once per process and path: every read would say it again
+        _told.add(exc.message)
+        log.warning("%s; limpet runs without its private folder (positions recomputed, no backups)", exc.message)
+
+
+def scratch_folder(places: Places) -> SafeDir | None:
     """Inside git, where committed files are written before their rename: the private folder,
     which `git clean -fdx` never reaches (a cleanup in a loop kept deleting temp files written
     beside their thread file). None outside git: temp files then sit beside their file."""
     if not places.in_git or not ensure_private(places):
         return None
-    scratch = places.private / "tmp"
     try:
-        scratch.mkdir(exist_ok=True)
-    except OSError:
+        return places.private.child("tmp").open(create=True)
+    except (Unconfined, OSError):
         return None
-    return scratch

@@ -3,6 +3,9 @@
 Every path a caller gives is checked here before any file is touched. Refused (INVALID_PATH):
 absolute paths, `~`, `..` segments, URL-encoded escapes, NUL and control characters,
 anything under `.git/` or `.limpet/`, and symlinks that resolve outside the workspace.
+Protected folders are compared as a case-insensitive file system sees names (macOS, Windows):
+`.GIT/config`, `.Git/hooks/x`, `.LIMPET/...`, a full-width `．ｇｉｔ`, `.git` with a zero-width
+joiner (ignored by HFS+) or a trailing dot or space (dropped by Windows) are all `.git/`.
 """
 
 from __future__ import annotations
@@ -10,13 +13,15 @@ from __future__ import annotations
 import os
 import stat
 import time
+import unicodedata
 from pathlib import Path
 from typing import NamedTuple
 from urllib.parse import unquote
 
 from limpet.model import FileNotFound, InvalidPath
 
-__all__ = ["Workspace", "FileState", "STORE_DIRNAME", "PROTECTED_DIRS", "IGNORED_DIRS", "file_state"]
+__all__ = ["Workspace", "FileState", "STORE_DIRNAME", "PROTECTED_DIRS", "IGNORED_DIRS", "file_state", "folded",
+           "is_ignored", "is_protected"]
 
 STORE_DIRNAME = ".limpet"
 # Never commentable, never scanned.
@@ -27,6 +32,26 @@ IGNORED_DIRS = PROTECTED_DIRS | {
     ".ruff_cache", "dist", "build", ".hg", ".svn", ".idea", ".hypothesis",
 }
 MAX_PATH_LEN = 4096
+# Code points HFS+ ignores in names (git's is_hfs_dotgit list): `.g\u200cit` is `.git` there.
+_IGNORABLE = dict.fromkeys(map(ord, "\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
+                                   "\u206a\u206b\u206c\u206d\u206e\u206f\ufeff"))
+
+
+def folded(name: str) -> str:
+    """A folder name as a case-insensitive, normalising file system compares it: NFKC,
+    casefolded, without the code points HFS+ ignores, trailing dots and spaces dropped
+    (Windows), and an NTFS stream suffix (`.git::$INDEX_ALLOCATION`) cut."""
+    name = unicodedata.normalize("NFKC", name.translate(_IGNORABLE)).casefold()
+    return name.split(":", 1)[0].rstrip(". ") or name
+
+
+def is_protected(name: str) -> bool:
+    """Is this first component `.git` or `.limpet`, however spelled (see `folded`)?"""
+    return name in PROTECTED_DIRS or folded(name) in PROTECTED_DIRS
+
+
+def is_ignored(name: str) -> bool:
+    return name in IGNORED_DIRS or folded(name) in IGNORED_DIRS
 _CANONICAL_KEPT = 200_000
 
 
@@ -60,7 +85,7 @@ def is_canonical(rel: str) -> bool:
     if not rel or rel[0] == "/" or "\x00" in rel or "\\" in rel:
         return False
     parts = rel.split("/")
-    return parts[0] not in PROTECTED_DIRS and all(p not in ("", ".", "..") for p in parts)
+    return not is_protected(parts[0]) and all(p not in ("", ".", "..") for p in parts)
 
 
 class Workspace:
@@ -103,7 +128,7 @@ class Workspace:
         parts = [p for p in raw.split("/") if p not in ("", ".")]
         if not parts:
             raise InvalidPath("Path names the workspace itself, not a file", field=field, details={"path": rel})
-        if parts[0] in PROTECTED_DIRS:
+        if is_protected(parts[0]):
             raise InvalidPath(f"'{parts[0]}/' is not commentable", field=field, details={"path": rel})
         return "/".join(parts)
 
@@ -162,7 +187,7 @@ class Workspace:
         if not resolved.startswith(root) or resolved[len(root)] != os.sep:
             raise InvalidPath("Path resolves outside the workspace (symlink)", field=field, details={"path": rel})
         top = resolved[len(root) + 1 :].split(os.sep, 1)[0]
-        if top in PROTECTED_DIRS:
+        if is_protected(top):
             raise InvalidPath(f"'{top}/' is not commentable", field=field, details={"path": rel})
         return resolved
 
@@ -213,11 +238,11 @@ class Workspace:
         found: dict[str, FileState] = {}
         root = str(self.root)
         top = os.path.join(root, under) if under else root
-        if under and (not is_canonical(under) or any(part in IGNORED_DIRS for part in under.split("/"))
+        if under and (not is_canonical(under) or any(is_ignored(part) for part in under.split("/"))
                       or os.path.realpath(top) != os.path.join(os.path.realpath(root), under)):
             return found  # not a folder the whole walk would enter (ignored, or through a symlink)
         for dirpath, dirnames, filenames in os.walk(top, followlinks=False):
-            dirnames[:] = sorted(d for d in dirnames if d not in IGNORED_DIRS and not d.startswith(".limpet"))
+            dirnames[:] = sorted(d for d in dirnames if not is_ignored(d) and not folded(d).startswith(".limpet"))
             rel_dir = os.path.relpath(dirpath, root)
             for name in filenames:
                 rel = name if rel_dir == "." else f"{rel_dir}/{name}".replace(os.sep, "/")

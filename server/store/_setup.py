@@ -14,15 +14,15 @@ without one until someone writes a thread):
 from __future__ import annotations
 
 import contextlib
-import os
+import stat
 from collections.abc import Callable
-from pathlib import Path
 
 import orjson
 
 from limpet.model import StoreTooNew
+from limpet.server.store._confined import Confined, SafeDir, Unconfined
 from limpet.server.store._events import STORE_SCHEMA
-from limpet.server.store._files import atomic_write, read_no_follow, remove_stale_temps
+from limpet.server.store._log import log
 from limpet.server.store._untrusted import load_record
 
 __all__ = ["GITATTRIBUTES", "GITIGNORE", "prepare_store", "read_schema"]
@@ -32,13 +32,18 @@ GITIGNORE = ("# limpet: never commit these (interrupted writes; private folders 
 GITATTRIBUTES = ("# limpet: a thread file is a log of events, each line its own record with its own id;\n"
                  "# a merge keeps the lines both sides appended (limpet orders them and drops repeats)\n"
                  "threads/*.jsonl merge=union\n")
+MARKER = "store.json"
 
 
-def read_schema(store_dir: Path) -> int | None:
+def read_schema(store: Confined) -> int | None:
     """The store's schema, or None when the marker is missing or unreadable; StoreTooNew for
     a store written by a newer limpet."""
     try:
-        data = load_record(read_no_follow(str(store_dir / "store.json")))
+        folder = store.open()
+        if folder is None:
+            return None
+        with folder:
+            data = load_record(folder.read(MARKER))
         version = data["schema"]
     except (OSError, ValueError, KeyError, TypeError):  # ValueError: not JSON, or over a read budget
         return None
@@ -51,39 +56,53 @@ def read_schema(store_dir: Path) -> int | None:
     return version
 
 
-def prepare_store(store_dir: Path, threads_dir: Path, migrate: Callable[[str], bytes | None]) -> list[str]:
+def prepare_store(store: Confined, threads: Confined, migrate: Callable[[str], bytes | None]) -> list[str]:
     """Create or update the store's files (under the lock); convert `<id>.json` threads of
-    the older layout into `<id>.jsonl` event files. Returns the ids converted."""
-    version = read_schema(store_dir)
-    store_dir.mkdir(exist_ok=True)
-    for name, text in ((".gitignore", GITIGNORE), (".gitattributes", GITATTRIBUTES)):
-        _write_if_different(store_dir / name, text.encode())
-    threads_dir.mkdir(exist_ok=True)
-    for folder in (store_dir, threads_dir, store_dir / "reviews"):
-        remove_stale_temps(folder)
-    converted = _convert(threads_dir, migrate)
-    if version != STORE_SCHEMA:
-        atomic_write(store_dir / "store.json", orjson.dumps({"schema": STORE_SCHEMA}) + b"\n")
+    the older layout into `<id>.jsonl` event files. Returns the ids converted. Unconfined
+    (STORE_ERROR) when a component of `.limpet/`, `threads/` or `reviews/` is a symlink."""
+    version = read_schema(store)
+    with store.open(create=True) as store_dir:  # type: ignore[union-attr]  (create: never None)
+        for name, text in ((".gitignore", GITIGNORE), (".gitattributes", GITATTRIBUTES)):
+            _write_if_different(store_dir, name, text.encode())
+        store_dir.remove_stale_temps()
+        try:
+            reviews = store_dir.sub("reviews")
+        except Unconfined as exc:  # never cleaned through; present_review refuses it (STORE_ERROR)
+            log.warning("%s: its temp files are left alone", exc.message)
+            reviews = None
+        if reviews is not None:
+            with reviews:
+                reviews.remove_stale_temps()
+        with threads.open(create=True) as threads_dir:  # type: ignore[union-attr]
+            threads_dir.remove_stale_temps()
+            converted = _convert(threads_dir, migrate)
+        if version != STORE_SCHEMA:
+            store_dir.write_atomic(MARKER, orjson.dumps({"schema": STORE_SCHEMA}) + b"\n")
     return converted
 
 
-def _write_if_different(path: Path, data: bytes) -> None:
+def _write_if_different(folder: SafeDir, name: str, data: bytes) -> None:
     with contextlib.suppress(OSError):
-        if read_no_follow(str(path)) == data:
+        if folder.read(name) == data:
             return
-    atomic_write(path, data)
+    folder.write_atomic(name, data)
 
 
-def _convert(threads_dir: Path, migrate: Callable[[str], bytes | None]) -> list[str]:
+def _convert(threads_dir: SafeDir, migrate: Callable[[str], bytes | None]) -> list[str]:
     converted = []
-    for entry in sorted(os.scandir(threads_dir), key=lambda e: e.name):
-        if not entry.name.endswith(".json") or entry.is_symlink():
+    for name in sorted(threads_dir.names()):
+        st = threads_dir.lstat(name)
+        if not name.endswith(".json") or st is None or not _regular(st.st_mode):
             continue
-        thread_id = entry.name[: -len(".json")]
+        thread_id = name[: -len(".json")]
         data = migrate(thread_id)
         if data is None:  # unreadable or from a newer limpet: left as it is, still reported
             continue
-        atomic_write(threads_dir / f"{thread_id}.jsonl", data)
-        os.unlink(entry.path)
+        threads_dir.write_atomic(f"{thread_id}.jsonl", data)
+        threads_dir.remove(name, (name,))
         converted.append(thread_id)
     return converted
+
+
+def _regular(mode: int) -> bool:
+    return stat.S_ISREG(mode)

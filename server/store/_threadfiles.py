@@ -17,6 +17,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from limpet.model import MAX_THREAD_FILE_BYTES, THREAD_ID_PATTERN, StoreError, is_thread_id
+from limpet.server.store._confined import Confined, Unconfined, read_regular
 from limpet.server.store._events import (
     MARKERS,
     ParsedFile,
@@ -25,7 +26,6 @@ from limpet.server.store._events import (
     parse_events,
     parse_legacy,
 )
-from limpet.server.store._files import atomic_write, read_no_follow
 from limpet.server.store._log import log
 from limpet.server.store._paths import FileState, file_state
 
@@ -39,20 +39,10 @@ LEGACY_SUFFIX = ".json"
 States = tuple[FileState | None, FileState | None]
 
 
-def folder_problem(store_dir: Path, threads_dir: Path) -> str | None:
-    """Why the threads folder must not be used (a symlink, not a folder), or None."""
-    for path in (store_dir, threads_dir):
-        try:
-            st = os.lstat(path)
-        except FileNotFoundError:
-            return None
-        except OSError as exc:
-            return f"{path.name}: {exc.strerror}"
-        if stat.S_ISLNK(st.st_mode):
-            return f"{path} is a symlink: limpet never reads or writes its store through one"
-        if not stat.S_ISDIR(st.st_mode):
-            return f"{path} is not a folder"
-    return None
+def folder_problem(folder: Confined) -> str | None:
+    """Why a folder of the store must not be used (a symlink in a component, not a folder),
+    or None (usable, or absent)."""
+    return folder.problem()
 
 
 class ThreadFiles:
@@ -141,21 +131,25 @@ def render(existing: bytes | None, line: bytes) -> bytes:
     return b"".join(out)
 
 
-def write_backup(backup_dir: Path | None, thread_id: str, data: bytes) -> None:
+def write_backup(backup_dir: Confined | None, thread_id: str, data: bytes) -> None:
     """The last version this checkout wrote, for a file later damaged (best effort)."""
     if backup_dir is None:
         return
     try:
-        atomic_write(backup_dir / f"{thread_id}{EVENTS_SUFFIX}", data, durable=False)
-    except OSError as exc:
+        with backup_dir.open(create=True) as folder:  # type: ignore[union-attr]  (create: never None)
+            folder.write_atomic(f"{thread_id}{EVENTS_SUFFIX}", data, durable=False)
+    except (OSError, Unconfined) as exc:
         log.debug("no backup of %s: %s", thread_id, exc)
 
 
-def read_backup(backup_dir: Path | None, thread_id: str) -> ParsedFile | None:
+def read_backup(backup_dir: Confined | None, thread_id: str) -> ParsedFile | None:
     if backup_dir is None:
         return None
-    with contextlib.suppress(OSError):
-        return parse_events(read_no_follow(str(backup_dir / f"{thread_id}{EVENTS_SUFFIX}")))
+    with contextlib.suppress(OSError, Unconfined):
+        folder = backup_dir.open()
+        if folder is not None:
+            with folder:
+                return parse_events(folder.read(f"{thread_id}{EVENTS_SUFFIX}"))
     return None
 
 
@@ -187,7 +181,7 @@ def _read(path: str, parsed: ParsedFile) -> tuple[FileState | None, bytes | None
                                "(MAX_THREAD_FILE_BYTES): not read")
         return state, None
     try:
-        return state, read_no_follow(path)
+        return state, read_regular(path)
     except FileNotFoundError:
         return None, None
     except OSError as exc:

@@ -28,16 +28,17 @@ from limpet.model import (
     Thread,
 )
 from limpet.server.store._appending import plan_append
+from limpet.server.store._confined import Confined, Unconfined
 from limpet.server.store._derived import DerivedCache
 from limpet.server.store._documents import Documents
 from limpet.server.store._entries import Entry, load_entries, load_entry, unreadable
 from limpet.server.store._entrycache import EntryCache, code_key
 from limpet.server.store._events import Event
 from limpet.server.store._filehashes import FileHashes
-from limpet.server.store._files import atomic_write, cross_process_lock, remove_stale_temps, storage_failed
+from limpet.server.store._files import cross_process_lock, storage_failed
 from limpet.server.store._fold import Apply, fold
 from limpet.server.store._gc import gc_paused
-from limpet.server.store._layout import ensure_private, locate, scratch_folder
+from limpet.server.store._layout import locate, private_problem, scratch_folder, usable_private
 from limpet.server.store._log import log
 from limpet.server.store._notify import ALL, DirTracker
 from limpet.server.store._order import ThreadOrder
@@ -88,7 +89,7 @@ class ThreadStore:
         self._guard = threading.Lock()
         self._owner: int | None = None
         self._prepared = False
-        self.documents = Documents(self.dir, self.private_folder, self.prepare_for_write)
+        self.documents = Documents(self.places.store, self.private_folder, self.prepare_for_write)
 
     # -- locking & setup -------------------------------------------------------------------
     @contextlib.contextmanager
@@ -115,32 +116,48 @@ class ThreadStore:
     def _prepare_write(self) -> None:
         """Before the first committed write: the store's marker and git files, the threads
         folder, and the conversion of an older layout (under the lock)."""
-        problem = folder_problem(self.dir, self.threads_dir)
+        problem = folder_problem(self.places.threads)
         if problem is not None:
             raise StoreError(f"Refusing to write: {problem}", details={"store": str(self.dir)})
         if self._prepared and (self.dir / "store.json").is_file() and self.threads_dir.is_dir():
             return
         try:
-            converted = prepare_store(self.dir, self.threads_dir, self._files.converted)
+            converted = prepare_store(self.places.store, self.places.threads, self._files.converted)
         except OSError as exc:
             raise storage_failed(exc, self.dir, "prepare the store in") from None
         for thread_id in converted:
             self._refresh_one(thread_id)
-        for folder in (self.backup_dir, scratch_folder(self.places)):  # written under the lock too: a killed writer's temps
-            if folder is not None:
-                remove_stale_temps(folder)
+        self._remove_private_temps()
         self._prepared = True
 
-    def private_folder(self, create: bool = True) -> Path | None:
-        """This checkout's private folder (see _layout), or None when there is none to use."""
-        if create:
-            return self.places.private if ensure_private(self.places) else None
-        return self.places.private if self.places.private.is_dir() else None
+    def _remove_private_temps(self) -> None:
+        """A killed writer's temp files in the private folders written under the lock."""
+        backups = self.backup_dir
+        with contextlib.suppress(OSError, Unconfined):
+            folder = backups.open() if backups is not None else None
+            if folder is not None:
+                with folder:
+                    folder.remove_stale_temps()
+        scratch = scratch_folder(self.places)
+        if scratch is not None:
+            with scratch:
+                scratch.remove_stale_temps()
+
+    def private_folder(self, create: bool = True) -> Confined | None:
+        """This checkout's private folder (see _layout), or None when there is none to use
+        (absent and not to be created, or refused: a symlink in a component)."""
+        return usable_private(self.places, create)
 
     @property
-    def backup_dir(self) -> Path | None:
+    def backup_dir(self) -> Confined | None:
         folder = self.private_folder(create=False)
-        return folder / "backups" / "threads" if folder is not None else None
+        return folder.child("backups", "threads") if folder is not None else None
+
+    def _shown(self, path: Path) -> str:
+        try:
+            return path.relative_to(self.ws.root).as_posix()
+        except ValueError:
+            return str(path)
 
     def prepare_for_write(self) -> None:
         """Make the store ready for a committed write (caller holds the lock)."""
@@ -195,9 +212,13 @@ class ThreadStore:
         # From the ids kept aside: a reconcile asks each time, and most threads have none.
         out = {f".limpet/threads/{tid}{EVENTS_SUFFIX}": list(self._entries[tid].problems)
                for tid in sorted(self._troubled)}
-        problem = folder_problem(self.dir, self.threads_dir)
+        problem = folder_problem(self.places.threads)
         if problem:
             out[".limpet/threads"] = [problem]
+        private = private_problem(self.places)
+        if private:
+            out[self._shown(self.places.private.path)] = [f"{private}: limpet runs without it (positions "
+                                                          "recomputed, no backups)"]
         out.update(self.documents.problems())
         return out
 
@@ -214,7 +235,7 @@ class ThreadStore:
 
     def _usable(self) -> None:
         """StoreError when the store's folders are not folders (a symlink, a file): refused."""
-        problem = folder_problem(self.dir, self.threads_dir)
+        problem = folder_problem(self.places.threads)
         if problem is not None:
             raise StoreError(f"The store cannot be read: {problem}", details={"store": str(self.dir)},
                              suggestion="Make .limpet/ and .limpet/threads/ plain folders of the workspace.")
@@ -235,10 +256,13 @@ class ThreadStore:
 
     def _scan(self) -> None:
         names: set[str] = set()
-        folder_ok = folder_problem(self.dir, self.threads_dir) is None
+        folder_ok = folder_problem(self.places.threads) is None
         if folder_ok:
-            with contextlib.suppress(OSError):
-                names = set(os.listdir(self.threads_dir))
+            with contextlib.suppress(OSError, Unconfined):
+                folder = self.places.threads.open()
+                if folder is not None:
+                    with folder:
+                        names = set(folder.names())
         ids = thread_ids_of_names(names)
         self._legacy_possible = any(n.endswith(LEGACY_SUFFIX) for n in names)
         for stale in set(self._entries) - ids:
@@ -284,7 +308,7 @@ class ThreadStore:
         if all(s is None for s in states):
             self._set(thread_id, None)
             return None
-        if states[0] is not None and folder_problem(self.dir, self.threads_dir) is not None:
+        if states[0] is not None and folder_problem(self.places.threads) is not None:
             self._set(thread_id, None)
             return None
         return self._set(thread_id, self._load(thread_id))
@@ -367,17 +391,22 @@ class ThreadStore:
                            lambda: self._missing(thread_id))
         if plan.after is plan.base:
             return self.get(thread_id) if plan.base is not None else None
-        path = Path(self._files.events_path(thread_id))
+        name = f"{thread_id}{EVENTS_SUFFIX}"
+        scratch = scratch_folder(self.places)
         try:
-            atomic_write(path, plan.new, durable=durable, scratch=scratch_folder(self.places))
+            with self.places.threads.open(create=True) as folder:  # type: ignore[union-attr]  (create: never None)
+                folder.write_atomic(name, plan.new, durable=durable, scratch=scratch)
+                # Written: from here on nothing may fail the call.
+                if plan.states[1] is not None:  # converted into the events file
+                    with contextlib.suppress(OSError):
+                        folder.remove(f"{thread_id}{LEGACY_SUFFIX}", (f"{thread_id}{LEGACY_SUFFIX}",))
         except OSError as exc:
-            raise storage_failed(exc, path.relative_to(self.ws.root)) from None
-        # Written: from here on nothing may fail the call.
-        if plan.states[1] is not None:
-            with contextlib.suppress(OSError):
-                os.unlink(self._files.legacy_path(thread_id))  # converted into the events file
+            raise storage_failed(exc, f".limpet/threads/{name}") from None
+        finally:
+            if scratch is not None:
+                scratch.close()
         backups = self.private_folder(create=True)
-        write_backup(backups / "backups" / "threads" if backups is not None else None, thread_id, plan.new)
+        write_backup(backups.child("backups", "threads") if backups is not None else None, thread_id, plan.new)
         if plan.reread:  # read it back as any reader will
             entry = self._refresh_one(thread_id, force=True)
         else:

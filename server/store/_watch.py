@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from limpet.model import is_thread_id
-from limpet.server.store._files import TEMP_MARK
+from limpet.server.store._confined import TEMP_MARK
 from limpet.server.store._paths import IGNORED_DIRS, STORE_DIRNAME
 
 __all__ = ["Changes", "DEBOUNCE_MS", "classify", "thread_id_of", "watch_workspace"]

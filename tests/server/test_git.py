@@ -341,17 +341,18 @@ def test_thread_files_are_written_out_of_git_cleans_reach(workspace, monkeypatch
     """`git clean -fdx` deletes untracked files: a temp file beside its thread file could vanish
     before its rename, again and again under a cleanup loop. Inside git it is written in the
     private folder (in .git/), then renamed into place."""
-    from limpet.server.store import _files
+    from limpet.server.store import _confined
 
     git_init(workspace)
     renames: list[tuple[str, str]] = []
     real = os.replace
 
-    def recording(src, dst):
-        renames.append((str(src), str(dst)))
-        return real(src, dst)
+    def recording(src, dst, *, src_dir_fd=None, dst_dir_fd=None):  # names relative to folders held open
+        renames.append((os.path.join(os.readlink(f"/proc/self/fd/{src_dir_fd}"), src),
+                        os.path.join(os.readlink(f"/proc/self/fd/{dst_dir_fd}"), dst)))
+        return real(src, dst, src_dir_fd=src_dir_fd, dst_dir_fd=dst_dir_fd)
 
-    monkeypatch.setattr(_files.os, "replace", recording)
+    monkeypatch.setattr(_confined.os, "replace", recording)
     t = Service(workspace).add("src/auth.py", 10, 14, "about validate_token")
     src, dst = next((s, d) for s, d in renames if d.endswith(f"{t.id}.jsonl"))
     assert src.startswith(str(workspace / ".git" / "limpet" / "tmp"))
