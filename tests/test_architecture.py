@@ -150,3 +150,67 @@ def test_imports_are_explicit(module, path, tree):
             called = ast.unparse(node.func)
             assert called not in ("__import__", "import_module", "importlib.import_module"), \
                 f"{path.name}:{node.lineno}: a dynamic import hides an arrow from readers and tools"
+
+
+# -- the confinement layer (issue 33) ----------------------------------------------------------
+# Every file of `.limpet/` and of the private folder is opened, created, listed, renamed and
+# deleted through server/store/_confined.py (by directory descriptors proved real). No other
+# module of the application touches the disk with these calls; the few that reach other files
+# are listed with what they reach.
+CONFINED = "limpet.server.store._confined"
+DISK_CALLS = {
+    "open", "io.open", "os.open", "os.fdopen", "os.unlink", "os.remove", "os.rename", "os.replace", "os.rmdir",
+    "os.mkdir", "os.makedirs", "os.listdir", "os.scandir", "os.symlink", "os.link", "os.truncate",
+    "shutil.rmtree", "shutil.move", "shutil.copy", "shutil.copyfile", "shutil.copytree", "sqlite3.connect",
+}
+PATH_METHODS = {"unlink", "mkdir", "rmdir", "rename", "write_text", "write_bytes", "read_text", "read_bytes",
+                "touch", "iterdir", "symlink_to", "hardlink_to", "glob", "rglob"}
+OUTSIDE_THE_STORE = {  # (module, call): what it reaches instead of limpet's own files
+    ("limpet.server.store._files", "os.open"): "the workspace folder itself, for its flock",
+    ("limpet.server.store._paths", "open"): "workspace sources, each checked by Workspace._real first",
+    ("limpet.server.store._layout", ".read_text"): "a `.git` file naming the git dir (git's, read as git does)",
+    ("limpet.server.core._github", "open"): "the import's input file, named by the person running it",
+    ("limpet.server.http._app", ".iterdir"): "the package's static/ folder",
+    ("limpet.server.http._app", ".read_bytes"): "the package's static/ files",
+    ("limpet.server.cli._export", ".read_bytes"): "the file a person imports (`limpet import FILE`)",
+}
+IMPORTS_ALLOWED = {
+    "limpet.server.store._derived": {"sqlite3"},  # its errors and the connection SafeDir.connect made
+    "limpet.server.cli._mcp_config": {"shutil"},  # shutil.which: where the limpet command is
+}
+SERVER = [m for m in MODULES if m[0].startswith("limpet.server.") and m[0] != CONFINED]
+
+
+def _disk_calls(tree: ast.Module) -> list[tuple[int, str]]:
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        called = ast.unparse(node.func)
+        if called in DISK_CALLS:
+            found.append((node.lineno, called))
+        elif isinstance(node.func, ast.Attribute) and node.func.attr in PATH_METHODS:
+            found.append((node.lineno, f".{node.func.attr}"))
+    return found
+
+
+@pytest.mark.parametrize("module,path,tree", SERVER, ids=[m[0] for m in SERVER])
+def test_only_the_confinement_layer_touches_files(module, path, tree):
+    stray = [f"{path.name}:{line} {call}" for line, call in _disk_calls(tree)
+             if (module, call) not in OUTSIDE_THE_STORE]
+    assert stray == [], f"{module} reaches the disk itself: go through limpet.server.store's Confined/SafeDir"
+
+
+@pytest.mark.parametrize("module,path,tree", SERVER, ids=[m[0] for m in SERVER])
+def test_only_the_confinement_layer_imports_sqlite3_and_shutil(module, path, tree):
+    for node in ast.walk(tree):
+        names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+            [node.module] if isinstance(node, ast.ImportFrom) and node.module else []
+        allowed = IMPORTS_ALLOWED.get(module, set())
+        assert not ({"sqlite3", "shutil"} - allowed) & set(names), \
+            f"{path.name}:{node.lineno} imports {names}: SQLite and tree removals go through the layer"
+
+
+def test_the_list_of_exceptions_names_calls_that_exist():
+    present = {(m, call) for m, _p, tree in SERVER for _line, call in _disk_calls(tree)}
+    assert set(OUTSIDE_THE_STORE) <= present, set(OUTSIDE_THE_STORE) - present
