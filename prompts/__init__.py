@@ -15,7 +15,7 @@ from limpet.prompts._explain import (
 )
 from limpet.prompts._orphans import CandidateView, FixOrphansData, OrphanView, fix_orphans, gather_fix_orphans
 from limpet.prompts._registry import PROMPTS, get_prompt, prompt_spec
-from limpet.prompts._render import TEMPLATE_SUFFIX, TemplateFailure, builtin_template_source
+from limpet.prompts._render import TEMPLATE_SUFFIX, TemplateFailure, TemplateFolder, builtin_template_source
 from limpet.prompts._review import FOCUSES, ChecklistSection, ReviewCodeData, gather_review_code, review_code
 from limpet.prompts._source import CandidateLike, PromptSource, ToolArg, ToolSpec
 from limpet.prompts._spec import PromptArg, PromptSpec
@@ -48,6 +48,7 @@ __all__ = [
     "PromptSpec",
     "ReviewCodeData",
     "TemplateFailure",
+    "TemplateFolder",
     "ThreadView",
     "ToolArg",
     "ToolSpec",

@@ -15,11 +15,11 @@ from __future__ import annotations
 from dataclasses import fields, is_dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from limpet.model import ParseFailure
 
-__all__ = ["TEMPLATE_SUFFIX", "TemplateFailure", "builtin_template_source", "context_of", "render"]
+__all__ = ["TEMPLATE_SUFFIX", "TemplateFailure", "TemplateFolder", "builtin_template_source", "context_of", "render"]
 
 TEMPLATE_SUFFIX = ".md.j2"
 
@@ -32,8 +32,22 @@ def builtin_template_source(name: str) -> str:
     return resources.files(__package__).joinpath("templates", f"{name}{TEMPLATE_SUFFIX}").read_text("utf-8")
 
 
-def _source_of(name: str, override_dir: Path | None) -> tuple[str, str, bool]:
+class TemplateFolder(Protocol):
+    """Where a workspace keeps its overrides, read by whoever owns that folder (the server
+    reads `.limpet/prompts/` through its confinement layer: no symlink in any component)."""
+
+    path: Path
+
+    def read(self, name: str) -> bytes | None:
+        """The file's bytes; None when there is none; OSError when it cannot be read (a symlink
+        on the way, not a regular file), with a message saying so."""
+        ...
+
+
+def _source_of(name: str, override_dir: Path | TemplateFolder | None) -> tuple[str, str, bool]:
     """(template text, file name used in errors, is an override); the override wins when it exists."""
+    if override_dir is not None and not isinstance(override_dir, Path):
+        return _override_of(name, override_dir)
     if override_dir is not None:
         path = override_dir / f"{name}{TEMPLATE_SUFFIX}"
         linked = next((p for p in (override_dir.parent, override_dir, path) if p.is_symlink()), None)
@@ -49,6 +63,19 @@ def _source_of(name: str, override_dir: Path | None) -> tuple[str, str, bool]:
     return builtin_template_source(name), f"<built-in>/templates/{name}{TEMPLATE_SUFFIX}", False
 
 
+def _override_of(name: str, folder: TemplateFolder) -> tuple[str, str, bool]:
+    file = f"{name}{TEMPLATE_SUFFIX}"
+    shown = str(folder.path / file)
+    try:
+        data = folder.read(file)
+        if data is not None:
+            return data.decode("utf-8"), shown, True
+    except (OSError, UnicodeDecodeError) as exc:
+        raise TemplateFailure(f"Cannot read prompt template {shown}: {exc}: refused", field="template",
+                              details={"template": shown}) from None
+    return builtin_template_source(name), f"<built-in>/templates/{name}{TEMPLATE_SUFFIX}", False
+
+
 def context_of(data: Any) -> dict[str, Any]:
     """A dataclass's top-level fields (or a mapping) as template variables; nested values
     stay objects, so templates read attributes."""
@@ -57,7 +84,7 @@ def context_of(data: Any) -> dict[str, Any]:
     return dict(data)
 
 
-def render(name: str, data: Any, override_dir: Path | None = None) -> str:
+def render(name: str, data: Any, override_dir: Path | TemplateFolder | None = None) -> str:
     """Render template `name` with the fields of `data`; TemplateFailure names file and line."""
     from jinja2 import FunctionLoader, StrictUndefined, TemplateSyntaxError
     from jinja2.sandbox import SandboxedEnvironment

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from limpet.model import Thread
+from limpet.prompts._render import TemplateFolder
 
 __all__ = ["CandidateLike", "PromptSource", "ToolArg", "ToolSpec", "first_tool"]
 
@@ -107,8 +108,9 @@ class PromptSource(Protocol):
     def workspace_name(self) -> str: ...
 
     @property
-    def templates_dir(self) -> Path | None:
-        """Where workspace overrides live (`.limpet/prompts/`), or None."""
+    def templates_dir(self) -> Path | TemplateFolder | None:
+        """Where workspace overrides live (`.limpet/prompts/`), or None: a folder path, or
+        a TemplateFolder that reads it (the server's, through its confinement layer)."""
         ...
 
     def normalize(self, path: str, field: str = "filePath") -> str:

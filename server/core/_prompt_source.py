@@ -9,9 +9,9 @@ from typing import Any, Protocol
 from limpet.anchoring import Candidate
 from limpet.model import Thread
 from limpet.prompts import ToolSpec
-from limpet.server.store import STORE_DIRNAME
+from limpet.server.store import STORE_DIRNAME, Confined, Unconfined
 
-__all__ = ["ServicePromptSource"]
+__all__ = ["ConfinedTemplates", "ServicePromptSource"]
 
 OVERRIDES = "prompts"  # .limpet/prompts/NAME.md.j2
 
@@ -30,6 +30,33 @@ class _Service(Protocol):
     def orphan_candidates(self, thread: Thread, k: int, *, sync: bool = ...) -> list[Candidate]: ...
 
 
+class ConfinedTemplates:
+    """`.limpet/prompts/` read through the confinement layer: a symlink as the folder, as
+    `.limpet/` or as the template is refused (an OSError saying so: PARSE_ERROR naming the
+    template), never followed."""
+
+    def __init__(self, folder: Confined) -> None:
+        self.folder = folder
+        self.path = folder.path
+
+    def read(self, name: str) -> bytes | None:
+        try:
+            held = self.folder.open()
+        except Unconfined as exc:
+            raise OSError(exc.message) from None
+        if held is None:
+            return None
+        with held:
+            st = held.lstat(name)
+            if st is None:
+                return None
+            try:
+                held.regular_or_absent(name)
+            except Unconfined as exc:
+                raise OSError(exc.message) from None
+            return held.read(name)
+
+
 class ServicePromptSource:
     """One prompt's view of the workspace; `tools` are the tools the asking door exposes."""
 
@@ -43,8 +70,8 @@ class ServicePromptSource:
         return self.service.workspace_name
 
     @property
-    def templates_dir(self) -> Path:
-        return self.service.root / STORE_DIRNAME / OVERRIDES
+    def templates_dir(self) -> ConfinedTemplates:
+        return ConfinedTemplates(Confined(self.service.root, (STORE_DIRNAME, OVERRIDES)))
 
     def normalize(self, path: str, field: str = "filePath") -> str:
         return self.service.normalize(path, field)

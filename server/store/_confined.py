@@ -96,7 +96,12 @@ class Confined:
     def open(self, *, create: bool = False) -> SafeDir | None:
         """The folder held by its descriptor (close it, or use `with`); None when it does not
         exist and `create` is false. Unconfined when a component is a symlink or a file."""
-        fd = os.open(self.anchor, os.O_RDONLY | _DIRECTORY | _CLOEXEC)
+        try:
+            fd = os.open(self.anchor, os.O_RDONLY | _DIRECTORY | _CLOEXEC)
+        except FileNotFoundError:  # the workspace (or git dir) deleted under us: never made again here
+            if create:
+                raise
+            return None
         try:
             for depth, name in enumerate(self.parts):
                 child = _open_dir(fd, name, create, self.anchor.joinpath(*self.parts[:depth + 1]))

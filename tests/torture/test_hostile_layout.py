@@ -119,7 +119,9 @@ def test_a_symlink_at_any_component_reaches_nothing_outside(tmp_path, in_git, co
     if component.rel == ".limpet/reviews":
         assert answers["present_review"] == "STORE_ERROR", answers
 
+    place = "private folder" if component.private else ".limpet"
     TALLY["scenarios"] += 1
+    TALLY[f"class: {place} {component.kind} link ({'dangling' if dangling else 'to bait'})"] += 1
     TALLY["calls"] += len(answers)
     for code in answers.values():
         TALLY[f"answers {code}"] += 1
