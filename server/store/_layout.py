@@ -5,18 +5,25 @@
         threads/<thread id>.jsonl       one thread: its events, one JSON object a line
         reviews/current.json            the current review (present_review)
         .gitignore, .gitattributes      keep temp files out; merge thread files as a union
+        exports/                        export_comments' files (a folder that ignores itself)
+        prompts/<name>.md.j2            workspace overrides of the prompts
     <private>/                          never committed, disposable
         derived.sqlite (-wal, -shm)     current positions, health, what they were checked against
         threads.cache                   threads as folded from their files, with each file's stat
         backups/threads/<id>.jsonl      last good copy of each thread file this checkout wrote
+        backups/reviews/current.json    last good copy of the review
         tmp/                            (in git) thread files being written, before their rename
         selection.json                  what the web page has selected
+        review.json                     the review's current positions
 
 The private folder is `<git dir>/limpet/` when the workspace is (inside) a git checkout: git
 never tracks, cleans (`git clean -fdx`) or shows it, and a branch switch never brings it into
 the working tree. Each worktree has its own git dir, so its own positions. Outside git it is
 `.limpet/cache/` (a folder that ignores itself). It is looked up again for each transaction
 (a few stats): a `git init` under a running server moves it for every process at once.
+
+Every one of these is reached through the confinement layer (_confined.py): `Places` names
+them as `Confined` folders, never as paths to open.
 """
 
 from __future__ import annotations

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from limpet.model import is_thread_id
 from limpet.server.store._confined import TEMP_MARK
-from limpet.server.store._paths import IGNORED_DIRS, STORE_DIRNAME
+from limpet.server.store._paths import STORE_DIRNAME, is_ignored
 
 __all__ = ["Changes", "DEBOUNCE_MS", "classify", "thread_id_of", "watch_workspace"]
 
@@ -46,7 +46,7 @@ def _relevant(root: str, path: str) -> str | None:
     first, _, rest = rel.partition("/")
     if first == STORE_DIRNAME:
         return rel if rest.startswith(_STORE_DOCS) and rel.endswith((".json", ".jsonl")) else None
-    if first in IGNORED_DIRS or any(part in IGNORED_DIRS for part in rel.split("/")[:-1]):
+    if is_ignored(first) or any(is_ignored(part) for part in rel.split("/")[:-1]):
         return None
     return rel
 

@@ -4,7 +4,8 @@ did not happen (a retry does not duplicate it) and one reported as done did; rea
 working on a store they cannot write to (derived state is best effort).
 
 The faults are injected into a real `limpet serve` / `limpet` process: a `sitecustomize`
-module on its PYTHONPATH makes `os.open` (how limpet creates every file it writes) and
+module on its PYTHONPATH makes `os.open` (how limpet creates every file it writes; a name
+relative to a folder the confinement layer holds counts with that folder's path) and
 `sqlite3.connect` (the derived cache) fail with the chosen errno for paths matching a
 pattern, while a trigger file exists. Root ignores permissions, so this is also how EACCES
 is tested."""
@@ -37,9 +38,11 @@ def _fault(path):
 
 
 def _faulty_open(path, flags, *args, **kwargs):
-    code = _fault(path) if flags & (os.O_WRONLY | os.O_RDWR | os.O_CREAT) else None
+    folder = kwargs.get("dir_fd")  # the confinement layer opens names relative to folders it holds
+    full = os.path.join(os.readlink(f"/proc/self/fd/{folder}"), os.fsdecode(path)) if folder is not None else path
+    code = _fault(full) if flags & (os.O_WRONLY | os.O_RDWR | os.O_CREAT) else None
     if code:
-        raise OSError(code, os.strerror(code), os.fsdecode(path))
+        raise OSError(code, os.strerror(code), os.fsdecode(full))
     return _open(path, flags, *args, **kwargs)
 
 
