@@ -1,5 +1,5 @@
 """The text a search scans: a selection of threads cut into chunks, each chunk's bodies joined
-into one string, with a small summary of which three-character pieces the chunk holds.
+into one UTF-8 string (what RE2 reads; offsets are in bytes), with a small summary of which three-character pieces the chunk holds.
 
 Chunks end where a thread's id says so (its hash, ~1 thread in `CHUNK`), not at fixed offsets:
 a thread added, changed or removed changes only the chunk it is in, so after a write the next
@@ -28,9 +28,10 @@ from collections.abc import Sequence
 
 from limpet.server.core._search_literals import fold, trigrams
 
-__all__ = ["Chunk", "Corpus", "corpus_of", "pieces_to_find", "SEP"]
+__all__ = ["Chunk", "Corpus", "corpus_of", "pieces_to_find", "SEP", "utf8"]
 
 SEP = "\n\x00\n"  # between two bodies: non-word characters, like a string's edge
+_SEP = SEP.encode()
 CHUNK = 1024  # threads per chunk, on average (a power of two)
 BLOCK = 128  # threads per block, the part of a chunk a filtered search scans or skips
 FILTER_MIN = 8192  # selections from this size on are filtered by trigrams before being scanned
@@ -47,17 +48,21 @@ def _text(t) -> str:
     return comments[0].body if len(comments) == 1 else SEP.join(c.body for c in comments)
 
 
-class Chunk:
-    """The joined text of consecutive threads: `starts[i]` is where thread i's text begins (one
-    more entry: where the next would)."""
+def utf8(text: str) -> bytes:
+    return text.encode("utf-8", "surrogatepass")  # a lone surrogate is matched as the bytes it is
 
-    __slots__ = ("_blocks", "_map", "starts", "text", "threads")
+
+class Chunk:
+    """The joined text of consecutive threads, in UTF-8: `starts[i]` is where thread i's text
+    begins (one more entry: where the next would)."""
+
+    __slots__ = ("_blocks", "_map", "data", "starts", "threads")
 
     def __init__(self, threads: tuple) -> None:
-        texts = [_text(t) for t in threads]
+        texts = [utf8(_text(t)) for t in threads]
         self.threads = threads
-        self.starts = [0, *itertools.accumulate(len(x) + len(SEP) for x in texts)]
-        self.text = SEP.join(texts)
+        self.starts = [0, *itertools.accumulate(len(x) + len(_SEP) for x in texts)]
+        self.data = _SEP.join(texts)
         self._map: bytearray | None = None
         self._blocks = bytearray()  # the blocks' maps, end to end
 
@@ -79,7 +84,7 @@ class Chunk:
 
     def trigram_map(self) -> bytearray:
         if self._map is None:
-            chunk_map, self._blocks = _trigram_maps(self.text, self._block_spans())
+            chunk_map, self._blocks = _trigram_maps(self.data, self._block_spans())
             self._map = chunk_map  # last: a search in another thread that sees it sees the blocks too
         return self._map
 
@@ -128,14 +133,13 @@ def _pieces(query: str) -> tuple[int, ...]:
     return tuple(sorted({hash(t) % _MAP_BITS for t in trigrams(query)}))
 
 
-def _trigram_maps(text: str, blocks: list[tuple[int, int]]) -> tuple[bytearray, bytearray]:
+def _trigram_maps(data: bytes, blocks: list[tuple[int, int]]) -> tuple[bytearray, bytearray]:
     """The chunk's map and its blocks' maps, end to end (the chunk's is their union: a trigram
     across two bodies is never asked for, since no match of one body holds it)."""
-    folded = fold(text)  # as long as the text: fold never changes a string's length
     chunk = bytearray(_MAP_BITS // 8)
     maps = bytearray(_BLOCK_BYTES * len(blocks))
-    for j, (lo, hi) in enumerate(blocks):
-        part, base = folded[lo:hi], j * _BLOCK_BYTES
+    for j, (lo, hi) in enumerate(blocks):  # a block ends at a body's end: whole characters
+        part, base = fold(data[lo:hi].decode("utf-8", "surrogatepass")), j * _BLOCK_BYTES
         for piece in set(map("".join, zip(part, part[1:], part[2:], strict=False))):
             b = hash(piece) % _MAP_BITS
             chunk[b >> 3] |= 1 << (b & 7)

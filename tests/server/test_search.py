@@ -1,6 +1,7 @@
 """search_comments' regex search: the joined-text fast path finds exactly what searching each
-comment on its own finds (also when chunks are skipped for lacking a piece every match must
-contain), stops at the limit, and refuses bad or catastrophic patterns."""
+comment on its own with RE2 finds (also when chunks are skipped for lacking a piece every match
+must contain), stops at the limit, refuses bad patterns and what RE2 cannot run, and cannot be
+made to exhaust memory or time by a pattern."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from types import SimpleNamespace
 from unittest import mock
 
 import pytest
-import regex
+import re2
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
@@ -36,8 +37,16 @@ def _threads(bodies: list[list[str]]) -> list[SimpleNamespace]:
             for i, comments in enumerate(bodies)]
 
 
+def _re2(query: str):
+    """RE2 as the search uses it (case-insensitive), through its plain API."""
+    options = re2.Options()
+    options.case_sensitive = False
+    options.log_errors = False
+    return re2.compile(query, options)
+
+
 def _reference(threads, query: str, limit: int):
-    pattern = regex.compile(query, regex.IGNORECASE | regex.V0)
+    pattern = _re2(query)
     hits = [t for t in threads if any(pattern.search(c.body) for c in t.comments)]
     return hits[:limit], len(hits) > limit
 
@@ -50,8 +59,8 @@ def _reference(threads, query: str, limit: int):
 def test_fast_path_finds_what_per_comment_search_finds(pieces, bodies, limit, start, filtered):
     query = "".join(pieces)
     try:
-        regex.compile(query, regex.IGNORECASE | regex.V0)
-    except regex.error:
+        _re2(query)
+    except re2.error:
         assume(False)
     threads = tuple(_threads(bodies))
     if filtered:
@@ -78,8 +87,8 @@ ALIKE = {"k": "kK\u212a", "s": "sS\u017f", "i": "iI\u0130\u0131", "a": "aA", "b"
 def test_every_match_holds_the_pieces_read_off_its_pattern(pieces, body, rnd):
     query = "".join(pieces)
     try:
-        pattern = regex.compile(query, regex.IGNORECASE | regex.V0)
-    except regex.error:
+        pattern = _re2(query)
+    except re2.error:
         assume(False)
     # Also a body made of the pattern's own characters, in other cases and look-alikes, a few
     # dropped: random text seldom matches a pattern with a literal run.
@@ -104,9 +113,9 @@ def test_required_runs_are_read_conservatively():
 def test_non_ascii_letters_matching_ascii_ones_fold_to_them():
     """Under Unicode case rules a few non-ASCII letters match ASCII ones; fold() must map every
     one of them, or a chunk holding a match could be skipped."""
-    everything = "".join(map(chr, range(0x80, sys.maxunicode + 1)))
+    everything = "".join(chr(c) for c in range(0x80, sys.maxunicode + 1) if not 0xD800 <= c < 0xE000)
     for letter in "abcdefghijklmnopqrstuvwxyz":
-        alike = regex.findall(letter, everything, flags=regex.IGNORECASE | regex.V0)
+        alike = _re2(letter).findall(everything)
         assert all(fold(ch) == letter for ch in alike), (letter, alike)
 
 
@@ -181,13 +190,65 @@ def test_a_later_page_starts_at_its_index_and_reuses_the_joined_text():
     assert corpus_of(threads) is corpus  # the same selection: its joined text is not built again
 
 
-def test_bad_and_catastrophic_patterns_are_invalid_arguments():
+def test_bad_patterns_are_invalid_arguments_naming_the_query():
     with pytest.raises(InvalidArgument) as bad:
         search_threads([], "(unclosed", 10)
-    assert bad.value.field == "query"
+    assert bad.value.field == "query" and "Invalid regular expression" in bad.value.message
+
+
+@pytest.mark.parametrize("query, why", [
+    (r"(a)\1", "Back references are not supported"), ("(?P<x>a)(?P=x)", "Back references are not supported"),
+    ("a(?=b)", "Lookarounds are not supported"), ("a(?!b)", "Lookarounds are not supported"),
+    ("(?<=a)b", "Lookarounds are not supported"), ("(?<!a)b", "Lookarounds are not supported"),
+    ("a{10000000}", "over 1000"), ("(?:(?:(?:a{999}){999}){999})", "over 1000"), ("a{1001}", "over 1000"),
+    ("(?:a{1000}b{1000}c{1000}d{1000}){1000}", "over 1000"),
+])
+def test_what_re2_cannot_run_is_an_invalid_argument_saying_why(query, why):
+    with pytest.raises(InvalidArgument) as refused:
+        search_threads(_threads([["a" * 20 + "b"]]), query, 10)
+    assert refused.value.field == "query" and why in refused.value.message
+    assert refused.value.details["query"] == query
+
+
+def test_a_catastrophic_pattern_is_linear_on_re2():
     threads = _threads([["x" * 5000 + "!"]] * 3)
-    with pytest.raises(InvalidArgument, match="longer than"):
-        search_threads(threads, "(x+x+)+y", 10)
+    assert search_threads(threads, "(x+x+)+y", 10) == ([], False)
+    assert search_threads(threads, "(x+x+)+!", 10) == (threads, False)
+
+
+def test_the_issue_s_patterns_run_under_a_memory_limit(tmp_path):
+    """a{10000000} took 2.7 GB, a{4294967294} over 18 GB, (?:(?:(?:a{999}){999}){999}) 24 GB to
+    compile: under a 1 GB address-space limit each is refused, or runs (RE2 reads a count it
+    cannot represent as literal text), and a counted repetition within RE2's limit runs."""
+    import subprocess
+
+    script = (
+        "import resource, sys\n"
+        "resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))\n"
+        "from types import SimpleNamespace as NS\n"
+        "from limpet.model import InvalidArgument\n"
+        "from limpet.server.core._search import search_threads\n"
+        "threads = [NS(id=f'c_{i}', comments=[NS(body='a' * 3000 + ' a{4294967294}')]) for i in range(50)]\n"
+        "for q in sys.argv[1:]:\n"
+        "    try:\n"
+        "        print(q, len(search_threads(threads, q, 100)[0]))\n"
+        "    except InvalidArgument as exc:\n"
+        "        print(q, exc.field)\n"
+    )
+    queries = ["a{10000000}", "a{4294967294}", "(?:(?:(?:a{999}){999}){999})", "(?:a{1000}){1}"]
+    out = subprocess.run([sys.executable, "-c", script, *queries], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.splitlines() == ["a{10000000} query", "a{4294967294} 50", "(?:(?:(?:a{999}){999}){999}) query",
+                                       "(?:a{1000}){1} 50"]
+
+
+def test_a_pattern_over_the_memory_cap_is_refused_naming_the_query():
+    from limpet.server.core._search import MAX_PATTERN_MEMORY
+
+    query = "(?:[\\pL\\pN]{1000}){1}" * 40  # Unicode classes, repeated: a program over the cap
+    with pytest.raises(InvalidArgument) as refused:
+        search_threads(_threads([["x"]]), query, 10)
+    assert refused.value.field == "query" and f"{MAX_PATTERN_MEMORY >> 20} MB" in refused.value.message
 
 
 def test_a_chunk_without_pieces_to_find_is_scanned_whole():
