@@ -47,9 +47,10 @@ def _check_range(file: str, view: FileView, line_start: int, line_end: int) -> N
         if 1 <= line_start <= line_end <= n:
             return
     bad_start = not isinstance(line_start, int) or not 1 <= line_start <= n
-    if not bad_start and isinstance(line_end, int) and 1 <= line_end < line_start:
+    if isinstance(line_start, int) and isinstance(line_end, int) and 1 <= line_end < line_start:
+        inside = "" if line_start <= n else f"; the file has {n} lines"
         raise InvalidAnchor(
-            f"Line range {line_start}-{line_end} is reversed: it ends before it starts", field="line_end",
+            f"Line range {line_start}-{line_end} is reversed: it ends before it starts{inside}", field="line_end",
             details={"file": file, "line_start": line_start, "line_end": line_end, "fileLineCount": n},
             suggestion=f"Write the first line first: {line_end}-{line_start}")
     raise InvalidAnchor(

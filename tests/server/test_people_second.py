@@ -223,6 +223,8 @@ def test_list_shows_short_ids_and_every_command_takes_them(limpet_cmd, workspace
 def test_typos_get_plain_answers(limpet_cmd, workspace):
     code, _, err = run(limpet_cmd, workspace, "add", "src/auth.py:14-10", "x")
     assert code == 2 and "reversed" in err and "14-10" in err and "10-14" in err
+    code, _, err = run(limpet_cmd, workspace, "add", "src/auth.py:40-30", "x")  # past the end, and reversed
+    assert code == 2 and "reversed" in err and "the file has 18 lines" in err
     code, _, err = run(limpet_cmd, workspace, "add", "src/auth.py:0-3", "x")
     assert code == 2 and "must be at least 1 (lines are numbered from 1)" in err and "Expected" not in err
     code, out, err = run(limpet_cmd, workspace, "add", "src/auth.py:10", "x", "--tag", "todo", "--json")
