@@ -57,7 +57,7 @@ from limpet.anchoring._body_follows import body_went_elsewhere
 from limpet.anchoring._carry import carried
 from limpet.anchoring._fileview import FileView, file_view
 from limpet.anchoring._index import WorkspaceIndex
-from limpet.anchoring._statements import extracted_step, named_move_step
+from limpet.anchoring._statements import extracted_step, inlined_step, named_move_step
 from limpet.anchoring._steps_local import (
     LINES_GONE_CONFIDENCE,
     Hit,
@@ -113,7 +113,8 @@ def find(anchor: Anchor, source: bytes | None, index: WorkspaceIndex | None) -> 
     """Run the cascade; None means orphaned. Exact evidence is tried before similarity."""
     if source is None:
         return (moved_step(anchor, index, exact_only=True) or moved_step(anchor, index)
-                or named_move_step(anchor, index) or successor_step(anchor, None, index, symbol_gone=True))
+                or named_move_step(anchor, index) or successor_step(anchor, None, index, symbol_gone=True)
+                or inlined_step(anchor, None, index))
     view = file_view(anchor.file, source, source_hash(source), previous=anchor.content_hash)
     if anchor.lost_text:
         hit = exact_step(msgspec.structs.replace(anchor, selected_text=anchor.lost_text), view)
@@ -153,6 +154,7 @@ def find(anchor: Anchor, source: bytes | None, index: WorkspaceIndex | None) -> 
         lambda: None if symbol_exists else named_move_step(anchor, index),
         lambda: successor_step(anchor, None if symbol_exists else view, index, symbol_gone=not symbol_exists),
         lambda: fuzzy_step(anchor, view, old),
+        lambda: None if symbol_exists else inlined_step(anchor, view, index),
     )
     for step in steps:
         hit = step()

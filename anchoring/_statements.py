@@ -26,7 +26,7 @@ from limpet.anchoring._steps_moved import needles
 from limpet.anchoring._symbols import FUNCTION_KINDS
 from limpet.model import Anchor
 
-__all__ = ["extracted_step", "mapped_shares", "named_move_step"]
+__all__ = ["extracted_step", "inlined_step", "mapped_shares", "named_move_step"]
 
 _TOKEN = re.compile(r"[A-Za-z_$][\w$]*|\d[\w.]*|\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'|\S")
 _KEYWORDS = frozenset("""if else elif for while do return val var fun def let const new this self in is not and or
@@ -38,6 +38,8 @@ NAMED_MOVE_OLD = 0.75  # share of the old statements mapped into the moved metho
 NAMED_MOVE_NEW = 0.5  # ... and of the moved method's statements that are old ones
 EXTRACT_MIN_STATEMENTS = 2  # lines taken into a new function: at least this many statements
 EXTRACTED_SHARE = 0.75  # ... most of them mapped there
+INLINE_MIN_STATEMENTS = 2  # a method inlined into its caller: at least this many statements
+INLINE_SHARE = 0.75  # ... most of them mapped onto statements the caller did not have before
 
 
 def statements(text: str) -> list[str]:
@@ -159,3 +161,41 @@ def extracted_step(anchor: Anchor, view: FileView, index: WorkspaceIndex | None)
         return None  # two windows as good, apart: no one place
     return Hit(path, here, start, start + span - 1, "moved" if path != anchor.file else "fuzzy",
                round(0.4 + 0.5 * best / len(quote), 4))
+
+
+def inlined_step(anchor: Anchor, view: FileView | None, index: WorkspaceIndex | None) -> Hit | None:
+    """A method gone whose body went into the one function that received it (inline method, in
+    this file or a changed one): most of its statements map onto statements that function did
+    not have before. Its new rows are not code that was already there; a function receiving
+    them in two places, or two functions, is no one place (orphaned)."""
+    if index is None or anchor.position != "symbol" or not anchor.symbol:
+        return None
+    body = statements(anchor.selected_text)
+    if len(body) < INLINE_MIN_STATEMENTS:
+        return None
+    paths = [p for p in index.scope(False, needles(anchor), family=family_for_path(anchor.file)) if p != anchor.file]
+    if view is not None:
+        paths.insert(0, anchor.file)
+    found = []
+    for path in paths:
+        here = view if path == anchor.file and view is not None else index.view(path)
+        before = index.previous_view(path)
+        if before is None:
+            continue
+        for sv in here.symbols:
+            if sv.kind not in FUNCTION_KINDS or sv.qualified_name == anchor.symbol:
+                continue
+            old = before.by_name.get(sv.qualified_name, ())
+            if len(old) != 1:
+                continue
+            added = Counter(statements(sv.text)) - Counter(statements(old[0].text))
+            if sum(added.values()) < INLINE_SHARE * len(body):
+                continue
+            if _mapped(body, list(added.elements())) >= INLINE_SHARE * len(body):
+                found.append((path, here, sv))
+    found = [f for f in found if not any(g is not f and g[0] == f[0] and f[2].first <= g[2].first
+                                         and g[2].last <= f[2].last for g in found)]
+    if len(found) != 1:
+        return None
+    path, here, sv = found[0]
+    return Hit(path, here, sv.first, sv.last, "moved" if path != anchor.file else "renamed", 0.5)

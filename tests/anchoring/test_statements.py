@@ -138,3 +138,43 @@ def test_lines_deleted_from_a_function_that_stayed_stay_on_it_when_no_new_functi
     after = {"mle_losses.py": LOSSES_AFTER.replace(b"mask_and_reduce(losses, sequence_length)", b"losses")}
     got = _run({"mle_losses.py": LOSSES_BEFORE}, after, "mle_losses.py", 3, 5)
     assert got.health == "drifted" and got.anchor.file == "mle_losses.py" and got.anchor.line_start == 4
+
+
+def test_a_method_inlined_into_its_one_caller_follows_into_the_caller():
+    before = b'''def run(stream):
+    args = get_args(stream)
+    return call(args)
+
+
+def _check(stream):
+    if stream is None:
+        raise ValueError("no stream")
+    if not stream.nodes:
+        raise ValueError("empty stream")
+
+
+def get_args(stream):
+    _check(stream)
+    return [n.arg for n in stream.nodes]
+'''
+    after = b'''def run(stream):
+    args = get_args(stream)
+    return call(args)
+
+
+def get_args(stream):
+    if stream is None:
+        raise ValueError("no stream")
+    if not stream.nodes:
+        raise ValueError("empty stream")
+    return [n.arg for n in stream.nodes]
+'''
+    got = _run({"run.py": before}, {"run.py": after}, "run.py", 6, 10)
+    assert got.health == "drifted" and (got.anchor.line_start, got.anchor.line_end) == (6, 11)
+
+
+def test_a_method_deleted_whose_statements_no_function_received_is_orphaned():
+    before = b"def a(x):\n    y = x + 1\n    z = y * 2\n    return z\n\n\ndef b(x):\n    return x\n"
+    after = b"def b(x):\n    return x\n"
+    got = _run({"m.py": before}, {"m.py": after}, "m.py", 1, 4)
+    assert got.health == "orphaned"
