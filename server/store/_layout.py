@@ -60,10 +60,14 @@ def git_dir_of(root: Path) -> tuple[Path, Path] | None:
     """(the git dir, the top of the working tree) of the checkout holding `root`, or None.
     Reads `.git` itself (a folder, or a file `gitdir: PATH` in worktrees and submodules):
     no git process is started. The git dir is trusted as git trusts it: it anchors the
-    private folder, whose own components are checked by the confinement layer."""
+    private folder, whose own components are checked by the confinement layer. A `.git`
+    that is a symlink, or a `gitdir:` naming a folder without a HEAD, anchors nothing: the
+    checkout is then treated as outside git (its private folder `.limpet/cache/`)."""
     for top in (root, *root.parents):
         dot_git = top / ".git"
         try:
+            if dot_git.is_symlink():  # a link to anywhere (a crafted checkout): not trusted to anchor anything
+                return None
             if dot_git.is_dir():
                 return dot_git, top
             if dot_git.is_file():
@@ -71,7 +75,7 @@ def git_dir_of(root: Path) -> tuple[Path, Path] | None:
                 if text.startswith("gitdir:"):
                     target = Path(text[len("gitdir:"):].strip())
                     target = target if target.is_absolute() else (top / target)
-                    if target.is_dir():
+                    if (target / "HEAD").is_file():  # a git dir, as git checks it: not any folder named
                         return target.resolve(), top
         except OSError:
             continue

@@ -273,3 +273,21 @@ def test_every_refusal_is_a_typed_store_error():
     assert issubclass(Unconfined, StoreError) and issubclass(Unconfined, LimpetError)
     assert Unconfined("x").code == "STORE_ERROR"
     assert set(BAIT)  # the bait table a generator extends
+
+
+@pytest.mark.parametrize("how", ["symlink", "gitdir file"])
+def test_a_crafted_dot_git_pointing_out_anchors_no_private_folder_there(tmp_path, how):
+    workspace, tid = _crafted_checkout(tmp_path)
+    outside = bait_folder(tmp_path / "outside")
+    before = outside_snapshot(outside)
+    if how == "symlink":
+        os.symlink(outside, workspace / ".git")
+    else:
+        (workspace / ".git").write_text(f"gitdir: {outside}\n")  # no HEAD there: not a git dir
+
+    svc = Service(workspace)
+    assert [t.id for t in svc.threads()] == [tid]
+    svc.reply(tid, "a write")
+    svc.flush()
+
+    assert outside_snapshot(outside) == before  # no limpet/ folder, no database, no backups there
