@@ -31,14 +31,14 @@ class RpcServer:
     """`limpet serve --workspace DIR` as a subprocess, driven line by line over its stdio."""
 
     def __init__(self, workspace: Path, *extra: str, env: dict[str, str] | None = None,
-                 timeout: float = 60) -> None:
+                 timeout: float = 60, preexec: Any = None) -> None:
         self.timeout = timeout
         self.stderr_path = workspace.parent / f"server-stderr-{os.getpid()}-{id(self)}.log"
         self._stderr = open(self.stderr_path, "wb")  # a file, not a pipe: it can never fill up
         self.proc = subprocess.Popen(
             [*limpet_argv(), "serve", "--workspace", str(workspace), *extra],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr, cwd=workspace,
-            env={**os.environ, **(env or {})},
+            env={**os.environ, **(env or {})}, preexec_fn=preexec,  # preexec: e.g. resource limits
         )
         self._lines: queue.Queue[bytes | None] = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
