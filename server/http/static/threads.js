@@ -2,6 +2,7 @@
 // was written against when that code changed or went away, and what can be done with it:
 // reply, resolve, reopen, edit, delete, move (re-attach an orphan). Closed threads start
 // collapsed. `ui` is the page's state the cards share (which are expanded, edited, ...).
+import { state } from "./state.js";
 import { button, el, lines, me, op, rendered, say } from "./util.js";
 
 const HEALTH_TEXT = { anchored: "anchored", drifted: "⚠ drifted: the code changed", orphaned: "✖ orphaned: code gone" };
@@ -155,8 +156,10 @@ function moveForm(t, ui) {
   file.size = 24;
   const start = el("input");
   const end = el("input");
-  // An orphan's last lines may lie past the end of its file now: only a selection fills them in.
-  const orphan = t.health === "orphaned";
+  // An orphan's last lines may lie past the end of its file now: they fill the form only when
+  // the open file still has them; otherwise only a selection does.
+  const shown = state.view && state.file === t.file && state.view.lines;
+  const orphan = t.health === "orphaned" && !(shown && t.line_end <= shown.length);
   for (const [input, value] of [[start, sel ? sel.start : t.line_start], [end, sel ? sel.end : t.line_end]]) {
     input.type = "number";
     input.min = 1;
