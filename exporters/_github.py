@@ -18,6 +18,7 @@ the pull request's newest commit). See docs/github.md.
 from __future__ import annotations
 
 import os
+from abc import abstractmethod
 from collections.abc import Iterable
 from typing import Any, BinaryIO
 
@@ -28,7 +29,7 @@ from limpet.exporters._sink import ProgressTicker, checked, open_sink
 from limpet.exporters._types import ExportItem, ExportOptions, ExportResult
 from limpet.model import Thread
 
-__all__ = ["GithubReviewExporter", "comment_body", "posted_threads"]
+__all__ = ["GithubReviewExporter", "PostedThreadsExporter", "comment_body", "posted_threads"]
 
 MAX_GITHUB_BODY = 65_536  # characters GitHub takes in one comment or review body
 _CUT = "\n\n_… cut here: GitHub takes 65,536 characters in a comment; the thread has more._"
@@ -109,20 +110,33 @@ def review(items: list[ExportItem], options: ExportOptions) -> dict[str, Any]:
     return body
 
 
-class GithubReviewExporter(Exporter):
-    name = "github-review"
-    media_type = "application/json"
-    extension = ".review.json"
+class PostedThreadsExporter(Exporter):
+    """A format written as one JSON document of the threads a forge is given (open threads of
+    one workspace): subclasses say what the document is (`document`)."""
+
     reads_source = False
     open_only = True
-    one_repository = True  # GitHub paths and one commit: threads of one workspace only
+    one_repository = True  # repository paths and one commit: threads of one workspace only
+
+    @abstractmethod
+    def document(self, posted: list[ExportItem], options: ExportOptions) -> dict[str, Any]:
+        """The JSON document the forge takes for these threads."""
 
     def write_items(
         self, items: Iterable[ExportItem], out: BinaryIO | str | os.PathLike, options: ExportOptions,
         ticker: ProgressTicker,
     ) -> ExportResult:
         posted = posted_threads(items, ticker)
-        data = orjson.dumps(review(posted, options), option=orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2) + b"\n"
+        data = orjson.dumps(self.document(posted, options), option=orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2) + b"\n"
         with open_sink(out, allow_stdout=True) as (sink, path):
             sink.write(data)
         return ExportResult(self.name, len(posted), sink.count, path, self.media_type)
+
+
+class GithubReviewExporter(PostedThreadsExporter):
+    name = "github-review"
+    media_type = "application/json"
+    extension = ".review.json"
+
+    def document(self, posted: list[ExportItem], options: ExportOptions) -> dict[str, Any]:
+        return review(posted, options)

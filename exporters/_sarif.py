@@ -12,16 +12,10 @@ known, is the run's `properties.revision`. See docs/github.md.
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterable
-from typing import Any, BinaryIO
+from typing import Any
 
-import orjson
-
-from limpet.exporters._base import Exporter
-from limpet.exporters._github import posted_threads
-from limpet.exporters._sink import ProgressTicker, open_sink
-from limpet.exporters._types import ExportItem, ExportOptions, ExportResult
+from limpet.exporters._github import PostedThreadsExporter
+from limpet.exporters._types import ExportItem, ExportOptions
 from limpet.model import TAGS, Thread
 
 __all__ = ["SARIF_SCHEMA_URI", "SarifExporter"]
@@ -96,20 +90,10 @@ def sarif_log(items: list[ExportItem], options: ExportOptions) -> dict[str, Any]
     return {"$schema": SARIF_SCHEMA_URI, "version": "2.1.0", "runs": [run]}
 
 
-class SarifExporter(Exporter):
+class SarifExporter(PostedThreadsExporter):
     name = "sarif"
     media_type = "application/sarif+json"
     extension = ".sarif"
-    reads_source = False
-    open_only = True
-    one_repository = True  # repository paths: threads of one workspace only
 
-    def write_items(
-        self, items: Iterable[ExportItem], out: BinaryIO | str | os.PathLike, options: ExportOptions,
-        ticker: ProgressTicker,
-    ) -> ExportResult:
-        posted = posted_threads(items, ticker)
-        data = orjson.dumps(sarif_log(posted, options), option=orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2) + b"\n"
-        with open_sink(out, allow_stdout=True) as (sink, path):
-            sink.write(data)
-        return ExportResult(self.name, len(posted), sink.count, path, self.media_type)
+    def document(self, posted: list[ExportItem], options: ExportOptions) -> dict[str, Any]:
+        return sarif_log(posted, options)
