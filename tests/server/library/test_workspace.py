@@ -146,7 +146,7 @@ def test_the_api_and_the_tools_write_the_same_threads(ws, workspace):
 
 
 def test_docs_api_names_everything_the_package_exports():
-    documented = (Path(__file__).resolve().parents[2] / "docs/api.md").read_text(encoding="utf-8")
+    documented = (Path(__file__).resolve().parents[3] / "docs/api.md").read_text(encoding="utf-8")
     assert [name for name in limpet.__all__ if f"`{name}`" not in documented] == []
     for cls in (c for c in vars(limpet).values() if isinstance(c, type) and issubclass(c, limpet.LimpetError)):
         assert f"`{cls.code}`" in documented or cls is limpet.LimpetError, cls

@@ -13,7 +13,7 @@ from limpet.model import content_hash
 from limpet.server.core import Service
 from limpet.server.store import GitHistory
 
-FIXTURES = Path(__file__).parents[1] / "anchoring" / "fixtures" / "reanchor" / "compound"
+FIXTURES = Path(__file__).parents[2] / "anchoring" / "fixtures" / "reanchor" / "compound"
 
 
 def _write(root: Path, files: dict[str, bytes]) -> None:

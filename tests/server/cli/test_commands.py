@@ -73,7 +73,7 @@ def test_json_errors_are_the_contract_error_object(limpet_cmd, workspace):
 def test_every_command_is_documented_in_the_readme():
     from pathlib import Path
 
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    readme = (Path(__file__).resolve().parents[3] / "README.md").read_text()
     ctx = click.Context(cli)
     for name in cli.list_commands(ctx):
         command = cli.get_command(ctx, name)

@@ -2,7 +2,7 @@
 live updates from an MCP call and another process, review references, selection → get_selection,
 drift and orphans, rendered markdown, the light and dark screenshots for the README.
 
-More (tabs, keyboard, dark mode, editor saves, orphans): test_web_page_more.py."""
+More (tabs, keyboard, dark mode, editor saves, orphans): test_page_day_to_day.py."""
 
 from __future__ import annotations
 

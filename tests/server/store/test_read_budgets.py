@@ -31,7 +31,7 @@ from limpet.server.store._events import dump_event, parse_events
 from limpet.server.store._fold import fold
 from limpet.server.store._untrusted import Refused, check_record, load_record
 
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "torture.md"
+DOCS = Path(__file__).resolve().parents[3] / "docs" / "torture.md"
 
 
 def _thread_file(workspace: Path, tid: str) -> Path:
