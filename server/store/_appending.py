@@ -16,8 +16,7 @@ import msgspec
 
 from limpet.model import InvalidArgument, Thread
 from limpet.server.store._entries import restorable, too_new
-from limpet.server.store._events import Event, dump_event, event_order, parse_events
-from limpet.server.store._fold import Apply, fold, stamped
+from limpet.server.store._events import Apply, Event, dump_event, event_order, fold, parse_events, stamped
 from limpet.server.store._threadfiles import IdTaken, States, ThreadFiles, render
 from limpet.server.store._vetting import Normalize, vet_thread
 

@@ -11,8 +11,7 @@ from pathlib import Path
 
 from limpet.model import LimpetError, StoreCorrupted, StoreTooNew, Thread, ThreadNotFound
 from limpet.server.store._entrycache import CachedEntry, EntryCache
-from limpet.server.store._events import Event
-from limpet.server.store._fold import Apply, fold
+from limpet.server.store._events import Apply, Event, fold
 from limpet.server.store._paths import FileState, file_state
 from limpet.server.store._positions import NEVER
 from limpet.server.store._threadfiles import EVENTS_SUFFIX, ThreadFiles, read_backup

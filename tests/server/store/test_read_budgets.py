@@ -27,8 +27,7 @@ from limpet.model import (
 from limpet.server.core import Service
 from limpet.server.core._edits import RULES
 from limpet.server.operations import invoke
-from limpet.server.store._events import dump_event, parse_events
-from limpet.server.store._fold import fold
+from limpet.server.store._events import dump_event, fold, parse_events
 from limpet.server.store._untrusted import Refused, check_record, load_record
 
 DOCS = Path(__file__).resolve().parents[3] / "docs" / "torture.md"
