@@ -18,7 +18,7 @@ from limpet.model import InvalidArgument, Thread
 from limpet.server.store._entries import restorable, too_new
 from limpet.server.store._events import Apply, Event, dump_event, event_order, fold, parse_events, stamped
 from limpet.server.store._threadfiles import IdTaken, States, ThreadFiles, render
-from limpet.server.store._vetting import Normalize, vet_thread
+from limpet.server.store._untrusted import Normalize, vet_thread
 
 __all__ = ["Append", "plan_append"]
 

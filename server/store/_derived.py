@@ -30,8 +30,7 @@ import orjson
 
 from limpet.model import Anchor, Health, HistoryEvent
 from limpet.server.store._confined import Confined, Unconfined
-from limpet.server.store._log import log
-from limpet.server.store._untrusted import check_keys, check_record
+from limpet.server.store._untrusted import check_keys, check_record, log
 
 __all__ = ["Derived", "DerivedCache"]
 

@@ -20,9 +20,8 @@ from limpet.model import StoreError, StoreTooNew
 from limpet.server.store._confined import Confined, Unconfined
 from limpet.server.store._events import conflict_sides
 from limpet.server.store._files import storage_failed
-from limpet.server.store._log import log
 from limpet.server.store._threadfiles import folder_problem
-from limpet.server.store._untrusted import load_record
+from limpet.server.store._untrusted import load_record, log
 
 __all__ = ["Documents"]
 

@@ -15,7 +15,7 @@ from limpet.server.store._events import Apply, Event, fold
 from limpet.server.store._paths import FileState, file_state
 from limpet.server.store._positions import NEVER
 from limpet.server.store._threadfiles import EVENTS_SUFFIX, ThreadFiles, read_backup
-from limpet.server.store._vetting import Normalize, bounded, vet_thread
+from limpet.server.store._untrusted import Normalize, bounded, vet_thread
 
 __all__ = ["Entry", "load_entries", "load_entry", "read_entry", "restorable", "too_new", "unreadable"]
 

@@ -31,8 +31,8 @@ import msgspec
 from limpet.model import Thread
 from limpet.server.store._confined import Confined, Unconfined
 from limpet.server.store._events import STORE_SCHEMA
-from limpet.server.store._log import log
 from limpet.server.store._paths import FileState
+from limpet.server.store._untrusted import log
 
 __all__ = ["CachedEntry", "EntryCache", "code_key"]
 

@@ -33,8 +33,8 @@ from pathlib import Path
 
 from limpet.model import blake2b
 from limpet.server.store._confined import Confined, SafeDir, Unconfined
-from limpet.server.store._log import log
 from limpet.server.store._paths import STORE_DIRNAME
+from limpet.server.store._untrusted import log
 
 __all__ = ["Places", "SELF_IGNORING", "ensure_private", "git_dir_of", "locate", "private_problem", "scratch_folder",
            "usable_private"]

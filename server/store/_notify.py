@@ -22,7 +22,7 @@ import weakref
 from pathlib import Path
 from typing import NamedTuple
 
-from limpet.server.store._log import log
+from limpet.server.store._untrusted import log
 
 __all__ = ["ALL", "DirTracker"]
 

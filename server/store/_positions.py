@@ -22,7 +22,7 @@ from operator import attrgetter
 
 from limpet.model import HistoryEvent, Thread
 from limpet.server.store._derived import Derived, DerivedCache
-from limpet.server.store._vetting import bounded, vet_anchor
+from limpet.server.store._untrusted import bounded, vet_anchor
 
 __all__ = ["NEVER", "Checked", "Positions"]
 

@@ -22,8 +22,7 @@ import orjson
 from limpet.model import StoreTooNew
 from limpet.server.store._confined import Confined, SafeDir, Unconfined
 from limpet.server.store._events import STORE_SCHEMA
-from limpet.server.store._log import log
-from limpet.server.store._untrusted import load_record
+from limpet.server.store._untrusted import load_record, log
 
 __all__ = ["GITATTRIBUTES", "GITIGNORE", "prepare_store", "read_schema"]
 

@@ -26,8 +26,8 @@ from limpet.server.store._events import (
     parse_events,
     parse_legacy,
 )
-from limpet.server.store._log import log
 from limpet.server.store._paths import FileState, file_state
+from limpet.server.store._untrusted import log
 
 __all__ = ["EVENTS_SUFFIX", "LEGACY_SUFFIX", "IdTaken", "ThreadFiles", "folder_problem", "read_backup", "render",
            "thread_ids_of_names",

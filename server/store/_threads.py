@@ -38,7 +38,6 @@ from limpet.server.store._filehashes import FileHashes
 from limpet.server.store._files import cross_process_lock, storage_failed
 from limpet.server.store._gc import gc_paused
 from limpet.server.store._layout import locate, private_problem, scratch_folder, usable_private
-from limpet.server.store._log import log
 from limpet.server.store._notify import ALL, DirTracker
 from limpet.server.store._order import ThreadOrder
 from limpet.server.store._paths import Workspace
@@ -55,7 +54,7 @@ from limpet.server.store._threadfiles import (
     thread_ids_of_names,
     write_backup,
 )
-from limpet.server.store._vetting import vet_thread
+from limpet.server.store._untrusted import log, vet_thread
 
 __all__ = ["DEFAULT_LOCK_TIMEOUT", "NEVER", "Apply", "IdTaken", "ThreadStore"]
 

@@ -1,5 +1,8 @@
-"""JSON read from `.limpet/` and the private folder, held to its budgets (limpet.model's
-READ_BUDGETS) before anything parses it for use.
+"""What is read from disk is checked: `.limpet/` and the private folder arrive through git or
+from other processes, so nothing read there is used before it passes.
+
+JSON records are held to their budgets (limpet.model's READ_BUDGETS) before anything parses
+them for use (`check_record`, `check_keys`, `load_record`):
 
 - Size and nesting are measured first: a parser recursing through 1,000 nested `ai_meta`
   objects raised RecursionError and took the whole store down with it.
@@ -12,19 +15,53 @@ READ_BUDGETS) before anything parses it for use.
 
 `Refused` is a ValueError: every reader already treats one as a damaged record (a line
 skipped and reported, a document restored from its backup, a cache row recomputed).
+
+A thread read from disk meets the rules tool input meets before limpet uses it (`vet_thread`,
+`vet_anchor`). Types are checked when a record is parsed (strict msgspec types, _events.py); these are
+the rules the types cannot say, the same ones tool input meets: the vocabulary (tags,
+statuses, healths, author types), body length, line bounds, and a file path that is a
+canonical workspace path (`Workspace.normalize`, the tools' own check: no `..`, nothing
+absolute, nothing under `.git/` or `.limpet/`), and the read budgets on an anchor's evidence
+(limpet.model's READ_BUDGETS). A thread that fails is skipped and reported; it is never
+opened, shown or written back. Evidence that only guides the engine (the rows around the
+anchor, symbol names) is cut to its budget instead (`bounded`): the engine compares it with
+every candidate place, so a 1 MB suffix cost ~20 s of CPU a read.
+
+What does not pass is logged (`log`, the store's logger; loggers are imported on first use:
+a command whose reads go well logs nothing, and the logging package costs a fresh process ~2 ms).
 """
 
 from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from typing import Any
 
+import msgspec
 import orjson
 
-from limpet.model import MAX_NESTING, MAX_RECORD_BYTES
+from limpet.model import (
+    AUTHOR_TYPES,
+    HEALTHS,
+    MAX_ANCHORED_TEXT,
+    MAX_BODY,
+    MAX_CONTEXT_CHARS,
+    MAX_FINGERPRINT,
+    MAX_LINE,
+    MAX_NAME_CHARS,
+    MAX_NESTING,
+    MAX_RECORD_BYTES,
+    STATUSES,
+    TAGS,
+    Anchor,
+    LimpetError,
+    Thread,
+)
 
-__all__ = ["Refused", "check_keys", "check_record", "load_record", "nested_deeper"]
+__all__ = ["LazyLogger", "Refused", "bounded", "check_keys", "check_record", "load_record", "log",
+           "nested_deeper", "vet_anchor", "vet_thread"]
+
 
 _STRING = re.compile(rb'"(?:[^"\\]++|\\.)*+"')  # linear on valid JSON (strings are consumed whole)
 _BRACKETS_ONLY = bytes(range(256)).translate(None, b"{}[]")  # every byte but the brackets (to delete)
@@ -117,3 +154,84 @@ def _repeated_key(data: bytes, value: Any = None) -> str | None:
     except ValueError:
         return None  # not JSON at all: the typed parser reports it
     return found[0] if found else None
+
+
+# -- the rules a thread read from disk must meet ------------------------------------------------
+MAX_COLUMN = 10_000_000
+_CUT = (("prefix", MAX_CONTEXT_CHARS), ("suffix", MAX_CONTEXT_CHARS), ("symbol", MAX_NAME_CHARS),
+        ("symbol_name", MAX_NAME_CHARS), ("symbol_kind", MAX_NAME_CHARS))
+_SKETCH = re.compile(r"(?:[0-9a-f]{8})*")
+
+Normalize = Callable[[str, str], str]
+
+
+def vet_anchor(a: Anchor, normalize: Normalize) -> None:
+    """ValueError naming what is wrong with an anchor read from disk."""
+    try:
+        canonical = normalize(a.file, "anchor.file")
+    except LimpetError as exc:
+        raise ValueError(f"anchor.file {a.file[:200]!r}: {exc.message}") from None
+    if canonical != a.file:
+        raise ValueError(f"anchor.file {a.file[:200]!r} is not a canonical workspace path")
+    if not 1 <= a.line_start <= a.line_end <= MAX_LINE:
+        raise ValueError(f"anchor lines {a.line_start}-{a.line_end} outside 1..{MAX_LINE}")
+    if not (0 <= a.start_character <= MAX_COLUMN and 0 <= a.end_character <= MAX_COLUMN):
+        raise ValueError("anchor characters out of range")
+    for name in ("symbol_start", "symbol_end"):
+        value = getattr(a, name)
+        if value is not None and not 0 <= value <= MAX_LINE:
+            raise ValueError(f"anchor.{name} out of range")
+    if not (0 <= a.start_byte <= 2**40 and 0 <= a.end_byte <= 2**40):
+        raise ValueError("anchor byte offsets out of range")
+    if max(len(a.selected_text), len(a.lost_text)) > MAX_ANCHORED_TEXT:
+        raise ValueError(f"anchored text longer than {MAX_ANCHORED_TEXT:,} characters (MAX_ANCHORED_TEXT)")
+    if len(a.fingerprint) > 8 * MAX_FINGERPRINT:
+        raise ValueError(f"anchor.fingerprint of more than {MAX_FINGERPRINT} values (MAX_FINGERPRINT)")
+    if not _SKETCH.fullmatch(a.fingerprint):  # the engine unpacks it when it searches
+        raise ValueError("anchor.fingerprint is not a packed sketch (8 hex digits a value)")
+
+
+def vet_thread(t: Thread, normalize: Normalize) -> None:
+    """ValueError naming what is wrong with a thread folded from disk."""
+    for name, allowed in (("tag", TAGS), ("status", STATUSES), ("health", HEALTHS), ("author_type", AUTHOR_TYPES)):
+        if getattr(t, name) not in allowed:
+            raise ValueError(f"{name} {str(getattr(t, name))[:50]!r} is not one of {', '.join(allowed)}")
+    vet_anchor(t.anchor, normalize)
+    if not t.comments:
+        raise ValueError("a thread without comments")
+    for c in t.comments:
+        if not c.body or len(c.body) > MAX_BODY:
+            raise ValueError(f"comment {c.id[:60]!r}: body empty or longer than {MAX_BODY} characters")
+        if c.author_type not in AUTHOR_TYPES:
+            raise ValueError(f"comment {c.id[:60]!r}: author_type {c.author_type[:50]!r}")
+    if t.decision is not None and t.decision.status not in ("resolved", "wontfix"):
+        raise ValueError(f"decision status {t.decision.status[:50]!r}")
+    if not 0.0 <= t.anchor_confidence <= 1.0:
+        raise ValueError("anchor_confidence outside 0..1")
+
+
+def bounded(a: Anchor) -> Anchor:
+    """The anchor with its guiding evidence cut to the read budgets (itself when within them)."""
+    if len(a.prefix) <= MAX_CONTEXT_CHARS and len(a.suffix) <= MAX_CONTEXT_CHARS and \
+            len(a.symbol or "") <= MAX_NAME_CHARS and len(a.symbol_name or "") <= MAX_NAME_CHARS and \
+            len(a.symbol_kind or "") <= MAX_NAME_CHARS:
+        return a  # (every thread read passes here: one expression, not a loop)
+    cut = {name: value[:limit] for name, limit in _CUT
+           if isinstance(value := getattr(a, name), str) and len(value) > limit}
+    return msgspec.structs.replace(a, **cut)
+
+
+# -- the store's logger -----------------------------------------------------------------------------
+class LazyLogger:
+    """`log.warning(...)`, `log.info(...)`, ...: the methods of logging.getLogger(name)."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __getattr__(self, attr: str) -> Any:
+        import logging
+
+        return getattr(logging.getLogger(self.name), attr)
+
+
+log = LazyLogger("limpet.store")
