@@ -9,15 +9,15 @@ import os
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
-from limpet.model import LimpetError, StoreCorrupted, StoreTooNew, Thread, ThreadNotFound
+from limpet.model import LimpetError, StoreCorrupted, Thread, ThreadNotFound
 from limpet.server.store._entrycache import CachedEntry, EntryCache
-from limpet.server.store._events import Apply, Event, fold
+from limpet.server.store._events import Apply, fold
 from limpet.server.store._paths import FileState, file_state
 from limpet.server.store._positions import NEVER
-from limpet.server.store._threadfiles import EVENTS_SUFFIX, ThreadFiles, read_backup
+from limpet.server.store._threadfiles import EVENTS_SUFFIX, ThreadFiles, restorable, too_new
 from limpet.server.store._untrusted import Normalize, bounded, vet_thread
 
-__all__ = ["Entry", "load_entries", "load_entry", "read_entry", "restorable", "too_new", "unreadable"]
+__all__ = ["Entry", "load_entries", "load_entry", "read_entry", "unreadable"]
 
 
 class Entry:
@@ -114,18 +114,6 @@ def read_entry(files: ThreadFiles, thread_id: str, legacy: bool, apply: Apply,
     if base is None and not deleted and not problems:
         problems.append("no event creates this thread (a reply or change whose thread is not here)")
     return Entry(states, base, key, tuple(problems), parsed.too_new, deleted)
-
-
-def restorable(backup_dir: Path | None, thread_id: str, present: list[Event]) -> list[Event]:
-    """Events of this checkout's backup of the thread that its (damaged) file lacks."""
-    backup = read_backup(backup_dir, thread_id)
-    known = {e.id for e in present}
-    return [e for e in backup.events if e.id not in known] if backup is not None else []
-
-
-def too_new(thread_id: str, schema: int) -> StoreTooNew:
-    return StoreTooNew(f"Thread {thread_id} was written by a newer limpet (schema {schema})",
-                       details={"schema": schema, "thread_id": thread_id})
 
 
 def unreadable(thread_id: str, entry: Entry | None, field: str = "thread_id") -> LimpetError:

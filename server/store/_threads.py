@@ -27,7 +27,6 @@ from limpet.model import (
     StoreError,
     Thread,
 )
-from limpet.server.store._appending import plan_append
 from limpet.server.store._confined import Confined, Unconfined
 from limpet.server.store._derived import DerivedCache
 from limpet.server.store._documents import Documents
@@ -50,6 +49,7 @@ from limpet.server.store._threadfiles import (
     IdTaken,
     ThreadFiles,
     folder_problem,
+    plan_append,
     thread_id_of_name,
     thread_ids_of_names,
     write_backup,
