@@ -1,23 +1,57 @@
-"""One thread file as the store last read it: its committed fold, what reads show, what is
-wrong with it. Reading one (`read_entry`) validates everything, as input from other people:
+"""Loading threads: each thread file's entry, read from the file or from the thread cache.
+
+An entry is one thread file as the store last read it: its committed fold, what reads show,
+what is wrong with it. Reading one (`read_entry`) validates everything, as input from other people:
 events that do not parse are reported, a damaged file is shown from this checkout's backup
-when one exists, and a folded thread that fails the vetting is refused."""
+when one exists, and a folded thread that fails the vetting is refused.
+
+The thread cache: folded threads kept between processes, so a fresh process does not
+re-read unchanged files. Reading a thread file means reading it, decoding and checking every event, folding them and
+vetting the result: ~50 µs a thread, most of a big store's load. What that gives for a file
+depends only on the file's bytes, so the private folder (see _layout: never committed) keeps
+the result per thread, with the stat of the file it came from:
+
+    <private>/threads.cache       a header {version, schema, code}, then chunks of
+                                  {thread id: [stat, key, deleted, thread]}, each msgpack,
+                                  each after its length (a reader holds one chunk at a time)
+
+An entry is used only while its file's stat (size, mtime, inode, ctime: ctime changes on any
+write, even one that restores the mtime) is the same; any other file is read and checked as
+usual. Only clean results are kept (no problems, nothing newer, no file of the older layout),
+and never one of a file written in the last seconds: a write within the file system's clock
+tick could leave the stat unchanged (git's "racily clean" files). The cache was checked when
+its files were read; anything wrong with it (damaged, another version, unreadable) counts as
+no cache. It is written again only when enough of it was missing, and atomically (readers
+see the old file or the new one); two processes writing it at once each write a valid one.
+
+Loading many long-lived objects pauses the cyclic collector (`gc_paused`): it would rescan
+them all, again and again, while they are made.
+"""
 
 from __future__ import annotations
 
+import atexit
+import contextlib
+import functools
+import gc
 import os
+import sys
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
+from typing import BinaryIO
+
+import msgspec
 
 from limpet.model import LimpetError, StoreCorrupted, Thread, ThreadNotFound
-from limpet.server.store._entrycache import CachedEntry, EntryCache
-from limpet.server.store._events import Apply, fold
+from limpet.server.store._confined import Confined, Unconfined
+from limpet.server.store._events import STORE_SCHEMA, Apply, fold
 from limpet.server.store._paths import FileState, file_state
 from limpet.server.store._positions import NEVER
 from limpet.server.store._threadfiles import EVENTS_SUFFIX, ThreadFiles, restorable, too_new
-from limpet.server.store._untrusted import Normalize, bounded, vet_thread
+from limpet.server.store._untrusted import Normalize, bounded, log, vet_thread
 
-__all__ = ["Entry", "load_entries", "load_entry", "read_entry", "unreadable"]
+__all__ = ["CachedEntry", "Entry", "EntryCache", "code_key", "collect_released", "gc_paused",
+           "leave_frozen_at_exit", "load_entries", "load_entry", "read_entry", "unreadable"]
 
 
 class Entry:
@@ -127,3 +161,209 @@ def unreadable(thread_id: str, entry: Entry | None, field: str = "thread_id") ->
                                   "recovered": False, "problems": list(entry.problems)},
             suggestion="Repair or remove the file (see `limpet reconcile` for every problem).")
     return ThreadNotFound(f"Thread not found: {thread_id}", field=field, details={"thread_id": thread_id})
+
+
+# -- the thread cache (threads.cache in the private folder) ----------------------------------------
+_VERSION = 1
+_NAME = "threads.cache"
+_MAGIC = b"LIMPETC1"
+_CHUNK = 1000  # entries per chunk
+_LENGTH = 4  # bytes of a chunk's length (big-endian)
+_MIN_MISSES = 64  # a rewrite costs a write of the whole cache: not for a handful of files
+
+
+class CachedEntry(msgspec.Struct, array_like=True, frozen=True):
+    state: tuple[int, int, int, int]  # FileState of the events file
+    key: str  # the event that set the committed anchor
+    deleted: bool
+    thread: Thread | None
+
+
+class _Header(msgspec.Struct):
+    version: int
+    schema: int
+    code: list[int]  # code_key of the limpet that folded them
+
+
+def code_key(*made_by: object) -> list[int]:
+    """Size and mtime of the source files defining `made_by` (the fold's rules, the model, the
+    checks): a limpet upgraded or edited since the cache was written folds every file anew."""
+    out: list[int] = []
+    for thing in made_by:
+        path = getattr(sys.modules.get(getattr(thing, "__module__", "")), "__file__", None)
+        try:
+            st = os.stat(path)  # type: ignore[arg-type]
+        except (OSError, TypeError):
+            out += [0, 0]
+            continue
+        out += [st.st_size, st.st_mtime_ns]
+    return out
+
+
+_HEADER = msgspec.msgpack.Decoder(_Header)
+_CHUNKS = msgspec.msgpack.Decoder(dict[str, CachedEntry])
+_ENCODER = msgspec.msgpack.Encoder()
+
+
+class EntryCache:
+    """The cached folds of one store; `folder(create)` is the private folder (or None)."""
+
+    def __init__(self, folder: Callable[[bool], Confined | None], code: list[int]) -> None:
+        self._folder = folder
+        self._code = code
+        self._entries: dict[str, CachedEntry] | None = None  # loaded on first use
+        self._fresh: dict[str, CachedEntry] = {}  # read from files since the cache was loaded
+
+    def get(self, thread_id: str, state: FileState | None) -> CachedEntry | None:
+        """The cached fold of the thread's file, when the file is as it was then."""
+        if state is None:
+            return None
+        entries = self._load()
+        cached = entries.get(thread_id)
+        if cached is not None and cached.state == state:
+            return cached
+        return None
+
+    def entries(self) -> dict[str, CachedEntry]:
+        """Every cached fold by thread id (do not mutate); an entry counts only while its
+        file's stat equals its `state`."""
+        return self._load()
+
+    def put(self, thread_id: str, state: FileState, key: str, deleted: bool, thread: Thread | None) -> None:
+        """A clean fold just read from its file (see the docstring for what is kept)."""
+        if not state.settled():
+            return
+        self._fresh[thread_id] = CachedEntry(tuple(state), key, deleted, thread)
+
+    @property
+    def worth_saving(self) -> bool:
+        entries = self._entries or {}
+        return len(self._fresh) >= _MIN_MISSES or (bool(self._fresh) and len(self._fresh) * 10 >= len(entries))
+
+    def save(self, present: Callable[[], set[str]]) -> bool:
+        """Write the cache (the loaded entries, updated, for the threads still `present`)."""
+        if not self.worth_saving:
+            return False
+        folder = self._folder(False)  # never the one creating the private folder (reads write nothing else)
+        if folder is None:
+            return False
+        keep = present()
+        merged = {tid: e for tid, e in {**self._load(), **self._fresh}.items() if tid in keep}
+        try:
+            with folder.open(create=True) as held:  # type: ignore[union-attr]  (create: never None)
+                held.write_atomic(_NAME, lambda: _encoded(self._code, merged), durable=False)
+        except (OSError, Unconfined) as exc:
+            log.info("thread cache not written (%s): the next process reads the files", exc)
+            return False
+        self._entries, self._fresh = merged, {}
+        return True
+
+    def _load(self) -> dict[str, CachedEntry]:
+        if self._entries is None:
+            self._entries = _read(self._folder(False), self._code)
+        return self._entries
+
+
+def _encoded(code: list[int], entries: dict[str, CachedEntry]) -> Iterator[bytes]:
+    yield _MAGIC
+    yield _framed(_ENCODER.encode(_Header(_VERSION, STORE_SCHEMA, code)))
+    ids = list(entries)
+    for start in range(0, len(ids), _CHUNK):
+        yield _framed(_ENCODER.encode({tid: entries[tid] for tid in ids[start:start + _CHUNK]}))
+
+
+def _framed(data: bytes) -> bytes:
+    return len(data).to_bytes(_LENGTH, "big") + data
+
+
+def _read(place: Confined | None, code: list[int]) -> dict[str, CachedEntry]:
+    if place is None:
+        return {}
+    try:
+        folder = place.open()
+        if folder is None:
+            return {}
+        with folder:
+            fh = folder.open_read(_NAME)
+    except (OSError, Unconfined):
+        return {}
+    out: dict[str, CachedEntry] = {}
+    try:
+        with fh:
+            if fh.read(len(_MAGIC)) != _MAGIC:
+                return {}
+            header = _HEADER.decode(_frame(fh))
+            if header.version != _VERSION or header.schema != STORE_SCHEMA or header.code != code:
+                return {}
+            while (chunk := _frame(fh)) is not None:
+                out.update(_CHUNKS.decode(chunk))
+    except (OSError, msgspec.DecodeError, ValueError, TypeError, RecursionError) as exc:  # anyone may have made it
+        log.info("thread cache not used (%s): the files are read", exc)
+        return {}
+    return out
+
+
+def _frame(fh: BinaryIO) -> bytes | None:
+    """The next length-prefixed chunk (None at the end; ValueError when cut short)."""
+    head = fh.read(_LENGTH)
+    if not head:
+        return None
+    size = int.from_bytes(head, "big")
+    data = fh.read(size)
+    if len(head) != _LENGTH or len(data) != size:
+        raise ValueError("the cache file is cut short")
+    return data
+
+
+# -- the cyclic collector while loading ---------------------------------------------------------
+@contextlib.contextmanager
+def gc_paused() -> Iterator[None]:
+    """Loading a store allocates ~10 objects per thread, all kept: the cyclic collector would
+    rescan the growing heap again and again (a third of a cold load). Threads hold no cycles
+    (reference counting frees them), so what was loaded is then frozen out of later
+    collections too: a server holding 100,000 threads would otherwise rescan a million
+    objects on every full collection."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.freeze()
+        _unfreeze_at_exit()
+        if was:
+            gc.enable()
+
+
+_left_frozen = False
+
+
+def leave_frozen_at_exit() -> None:
+    """The process is about to end (a one-shot command is done): everything it holds is frozen
+    and stays so, and the final collection at exit does not rescan every module's objects
+    (~10 ms of a fresh `limpet list`, an eighth of it). Reference counting still frees what
+    holds no cycle as the interpreter shuts down."""
+    global _left_frozen
+    _left_frozen = True
+    gc.freeze()
+
+
+@functools.cache
+def _unfreeze_at_exit() -> None:
+    # Back into the collector's view at exit: the final collection then frees what was frozen
+    # (native objects warn about leaks otherwise), unless the process chose to leave it.
+    atexit.register(_unfreeze)
+
+
+def _unfreeze() -> None:
+    if not _left_frozen:
+        gc.unfreeze()
+
+
+def collect_released() -> None:
+    """A part of a command is done and what it loaded is dropped (one repository of an export
+    of many): frozen objects go back into the collector's view and are collected now, so the
+    next part starts from the same memory (the store's loads freeze what they load, and a
+    service holds reference cycles that only the collector frees)."""
+    if not _left_frozen:
+        gc.unfreeze()
+        gc.collect()

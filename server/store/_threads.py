@@ -30,12 +30,18 @@ from limpet.model import (
 from limpet.server.store._confined import Confined, Unconfined
 from limpet.server.store._derived import DerivedCache
 from limpet.server.store._documents import Documents
-from limpet.server.store._entries import Entry, load_entries, load_entry, unreadable
-from limpet.server.store._entrycache import EntryCache, code_key
+from limpet.server.store._entries import (
+    Entry,
+    EntryCache,
+    code_key,
+    gc_paused,
+    load_entries,
+    load_entry,
+    unreadable,
+)
 from limpet.server.store._events import Apply, Event, fold
 from limpet.server.store._filehashes import FileHashes
 from limpet.server.store._files import cross_process_lock, storage_failed
-from limpet.server.store._gc import gc_paused
 from limpet.server.store._layout import locate, private_problem, scratch_folder, usable_private
 from limpet.server.store._notify import ALL, DirTracker
 from limpet.server.store._order import ThreadOrder

@@ -11,7 +11,7 @@ import os
 import pytest
 
 from limpet.server.core import Service
-from limpet.server.store import Confined, FileState, _entries, _entrycache
+from limpet.server.store import Confined, FileState, _entries
 
 
 @pytest.fixture
@@ -100,13 +100,13 @@ def test_a_cut_short_cache_is_no_cache(service, workspace, settled, file_reads):
 
 def test_a_cache_made_by_other_code_is_not_used(tmp_path, service, settled):
     t = service.add("src/auth.py", 10, 14, "about validate_token")
-    ours = _entrycache.EntryCache(lambda create: Confined(tmp_path), code=[1, 2])
+    ours = _entries.EntryCache(lambda create: Confined(tmp_path), code=[1, 2])
     st = os.stat(tmp_path)
     state = FileState(st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns)
     ours.put(t.id, state, "key", False, t)
     assert ours.save(lambda: {t.id})
-    assert _entrycache.EntryCache(lambda create: Confined(tmp_path), code=[1, 2]).get(t.id, state) is not None
-    assert _entrycache.EntryCache(lambda create: Confined(tmp_path), code=[3, 4]).get(t.id, state) is None
+    assert _entries.EntryCache(lambda create: Confined(tmp_path), code=[1, 2]).get(t.id, state) is not None
+    assert _entries.EntryCache(lambda create: Confined(tmp_path), code=[3, 4]).get(t.id, state) is None
 
 
 def test_files_written_in_the_last_seconds_are_not_kept(service, workspace, file_reads):
