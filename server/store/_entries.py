@@ -44,9 +44,9 @@ import msgspec
 
 from limpet.model import LimpetError, StoreCorrupted, Thread, ThreadNotFound
 from limpet.server.store._confined import Confined, Unconfined
+from limpet.server.store._derived import NEVER
 from limpet.server.store._events import STORE_SCHEMA, Apply, fold
 from limpet.server.store._paths import FileState, file_state
-from limpet.server.store._positions import NEVER
 from limpet.server.store._threadfiles import EVENTS_SUFFIX, ThreadFiles, restorable, too_new
 from limpet.server.store._untrusted import Normalize, bounded, log, vet_thread
 

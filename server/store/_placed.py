@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from limpet.model import Thread
+from limpet.server.store._derived import NEVER
 from limpet.server.store._entries import Entry
-from limpet.server.store._positions import NEVER
 
 __all__ = ["PlacedFiles"]
 

@@ -28,7 +28,7 @@ from limpet.model import (
     Thread,
 )
 from limpet.server.store._confined import Confined, Unconfined
-from limpet.server.store._derived import DerivedCache
+from limpet.server.store._derived import NEVER, DerivedCache, Positions
 from limpet.server.store._documents import Documents
 from limpet.server.store._entries import (
     Entry,
@@ -47,7 +47,6 @@ from limpet.server.store._notify import ALL, DirTracker
 from limpet.server.store._order import ThreadOrder
 from limpet.server.store._paths import Workspace
 from limpet.server.store._placed import PlacedFiles
-from limpet.server.store._positions import NEVER, Positions
 from limpet.server.store._setup import prepare_store
 from limpet.server.store._threadfiles import (
     EVENTS_SUFFIX,
