@@ -17,9 +17,9 @@ Only limpet.server.core uses this package; the doors never do.
 """
 
 from limpet.server.store._confined import TEMP_MARK, Confined, SafeDir, Unconfined
+from limpet.server.store._derived import FileHashes
 from limpet.server.store._entries import collect_released, leave_frozen_at_exit
 from limpet.server.store._events import EVENT_KINDS, STORE_SCHEMA, Event, checked_event
-from limpet.server.store._filehashes import FileHashes
 from limpet.server.store._files import cross_process_lock, storage_failed
 from limpet.server.store._history import GitHistory, repository_facts
 from limpet.server.store._locate import Located, locate_workspace

@@ -8,7 +8,7 @@ folder (see _layout), so reads and reconciles never change a committed byte, and
 process does not re-anchor what another one already placed.
 
     derived(thread TEXT PRIMARY KEY, base TEXT, record BLOB)
-    files(path TEXT PRIMARY KEY, state TEXT, hash TEXT)      (see _paths, FileHashes)
+    files(path TEXT PRIMARY KEY, state TEXT, hash TEXT)      (FileHashes)
 
 `base` is the id of the event that set the committed anchor: a row whose base is not the
 thread's current one (someone moved the thread since) is ignored. Every failure here (a
@@ -24,11 +24,20 @@ checked, whatever file it points at. Otherwise a thread re-anchored into b.py wh
 file a.py was being checked (absent: renamed) would read as current once a checkout removes
 b.py too (absent equals absent), pointing into a file that is not there. Only an orphan is
 current for an absent file: there is nothing in it to place the thread on.
+
+`FileHashes` keeps workspace files' content hashes in the `files` table, each with the stat
+(size, mtime, inode, ctime) it was computed at: whether a position is current depends on the
+file's hash, and a fresh process (every CLI command) would otherwise read and hash every file
+that has threads. A later process trusts a hash while the stat is the same, as git trusts its
+index; one computed in the seconds after the file was written is not kept (a second write
+within the clock tick could leave the stat unchanged: "racily clean"). Rows are checked as
+they are read: a row that does not parse counts as absent.
 """
 
 from __future__ import annotations
 
 import contextlib
+import re
 import sqlite3
 import threading
 from collections.abc import Callable, Iterable
@@ -41,9 +50,10 @@ import orjson
 
 from limpet.model import Anchor, Health, HistoryEvent, Thread
 from limpet.server.store._confined import Confined, Unconfined
+from limpet.server.store._paths import FileState
 from limpet.server.store._untrusted import bounded, check_keys, check_record, log, vet_anchor
 
-__all__ = ["Checked", "Derived", "DerivedCache", "NEVER", "Positions"]
+__all__ = ["Checked", "Derived", "DerivedCache", "FileHashes", "NEVER", "Positions"]
 
 
 _SCHEMA = 1
@@ -316,3 +326,70 @@ def _derived_only(history: tuple[HistoryEvent, ...], committed: tuple[HistoryEve
     (the very objects: the overlay shows the committed history's own)."""
     ids = {id(h) for h in committed}
     return tuple(h for h in history if id(h) not in ids)
+
+
+# -- content hashes of workspace files, with the stat they were computed at -------------------------
+_HASH = re.compile(r"[0-9a-f]{16,128}")
+
+
+class FileHashes:
+    """path -> (stat, content hash) from earlier processes, and the ones to keep for later."""
+
+    def __init__(self, cache: DerivedCache) -> None:
+        self._cache = cache
+        self._known: dict[str, tuple[FileState, str] | None] = {}  # rows looked up so far (None: no usable row)
+        self._fresh: dict[str, tuple[FileState, str]] = {}
+        self._lock = threading.Lock()
+
+    def get(self, rel: str, state: FileState) -> str | None:
+        """The hash an earlier process computed for this file at this very stat."""
+        known = self._row(rel)
+        return known[1] if known is not None and known[0] == state else None
+
+    def put(self, rel: str, state: FileState, digest: str) -> None:
+        if not state.settled():
+            return
+        with self._lock:
+            if self._known.get(rel) != (state, digest):
+                self._fresh[rel] = (state, digest)
+
+    @property
+    def pending(self) -> int:
+        return len(self._fresh)
+
+    def flush(self) -> int:
+        """Save the hashes computed since the last flush (best effort: it is a cache)."""
+        with self._lock:
+            fresh, self._fresh = self._fresh, {}
+            self._known.update(fresh)
+        if not fresh:
+            return 0
+        return self._cache.save_files([(rel, ",".join(map(str, st)), digest) for rel, (st, digest) in fresh.items()])
+
+    def prefetch(self, paths: Iterable[str]) -> None:
+        """Look up the rows of many files at once (a reconcile is about to ask for each)."""
+        wanted = [p for p in paths if p not in self._known]
+        if not wanted:
+            return
+        found: dict[str, tuple[FileState, str] | None] = dict.fromkeys(wanted)
+        for rel, state, digest in self._cache.file_rows(wanted):
+            parsed = _state(state)
+            if rel in found and parsed is not None and isinstance(digest, str) and _HASH.fullmatch(digest):
+                found[rel] = (parsed, digest)  # type: ignore[index]
+        with self._lock:
+            for rel, row in found.items():
+                self._known.setdefault(rel, row)
+
+    def _row(self, rel: str) -> tuple[FileState, str] | None:
+        if rel not in self._known:
+            self.prefetch([rel])
+        return self._known.get(rel)
+
+
+def _state(text: object) -> FileState | None:
+    if not isinstance(text, str):
+        return None
+    try:
+        return FileState(*map(int, text.split(",")))
+    except (TypeError, ValueError):  # not four integers
+        return None

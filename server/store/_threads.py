@@ -28,7 +28,7 @@ from limpet.model import (
     Thread,
 )
 from limpet.server.store._confined import Confined, Unconfined
-from limpet.server.store._derived import NEVER, DerivedCache, Positions
+from limpet.server.store._derived import NEVER, DerivedCache, FileHashes, Positions
 from limpet.server.store._documents import Documents
 from limpet.server.store._entries import (
     Entry,
@@ -40,7 +40,6 @@ from limpet.server.store._entries import (
     unreadable,
 )
 from limpet.server.store._events import Apply, Event, fold
-from limpet.server.store._filehashes import FileHashes
 from limpet.server.store._files import cross_process_lock, storage_failed
 from limpet.server.store._layout import locate, private_problem, scratch_folder, usable_private
 from limpet.server.store._notify import ALL, DirTracker
