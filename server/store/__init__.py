@@ -20,11 +20,16 @@ from limpet.server.store._confined import TEMP_MARK, Confined, SafeDir, Unconfin
 from limpet.server.store._derived import FileHashes
 from limpet.server.store._entries import collect_released, leave_frozen_at_exit
 from limpet.server.store._events import EVENT_KINDS, STORE_SCHEMA, Event, checked_event
-from limpet.server.store._files import cross_process_lock, storage_failed
 from limpet.server.store._history import GitHistory, repository_facts
-from limpet.server.store._locate import Located, locate_workspace
+from limpet.server.store._layout import (
+    GITATTRIBUTES,
+    GITIGNORE,
+    Located,
+    cross_process_lock,
+    locate_workspace,
+    storage_failed,
+)
 from limpet.server.store._paths import IGNORED_DIRS, PROTECTED_DIRS, STORE_DIRNAME, FileState, Workspace
-from limpet.server.store._setup import GITATTRIBUTES, GITIGNORE
 from limpet.server.store._threads import DEFAULT_LOCK_TIMEOUT, NEVER, Apply, IdTaken, ThreadStore
 from limpet.server.store._untrusted import LazyLogger
 from limpet.server.store._watch import Changes, classify, thread_id_of, watch_workspace

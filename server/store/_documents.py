@@ -19,7 +19,7 @@ import orjson
 from limpet.model import StoreError, StoreTooNew
 from limpet.server.store._confined import Confined, Unconfined
 from limpet.server.store._events import conflict_sides
-from limpet.server.store._files import storage_failed
+from limpet.server.store._layout import storage_failed
 from limpet.server.store._threadfiles import folder_problem
 from limpet.server.store._untrusted import load_record, log
 

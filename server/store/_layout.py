@@ -1,4 +1,6 @@
-"""Where limpet keeps things: what is committed with the code, and what is private to a checkout.
+"""Where things are and preparing the store: which workspace a folder means, what is committed
+with the code and what is private to a checkout, what a store needs before its first write,
+and the lock its writers take.
 
     <workspace>/.limpet/                committed (shared through git)
         store.json                      {"schema": N}
@@ -24,20 +26,53 @@ the working tree. Each worktree has its own git dir, so its own positions. Outsi
 
 Every one of these is reached through the confinement layer (_confined.py): `Places` names
 them as `Confined` folders, never as paths to open.
+
+What a store needs before its first committed write (`prepare_store`; never made by a read,
+so a checkout with no `.limpet/` stays without one until someone writes a thread), and the
+conversion of the older layout:
+
+    .limpet/store.json      {"schema": 2}; a store of a newer schema is refused untouched
+    .limpet/.gitignore      temp files of interrupted writes, and the private folders an
+                            older limpet kept here
+    .limpet/.gitattributes  `threads/*.jsonl merge=union`: git's built-in union driver keeps
+                            the events both sides of a merge, rebase, cherry-pick or stash
+                            appended to one thread (events carry their own ids and order)
+
+Writers hold the cross-process lock on the workspace folder (`cross_process_lock`); a write
+the disk refuses is STORAGE_FAILED (`storage_failed`).
+
+Which workspace a command run in some folder means (`locate_workspace`) is found as git finds
+its repository: from the folder a command runs in, up, the first folder holding `.limpet/` (a store) or `.git`
+(the top of a worktree, where `limpet add` makes the store) is the workspace; outside both,
+the folder itself. A command run in `src/` of a checkout thus lists the checkout's threads and never starts a second store in `src/`. Paths a person types
+there (`limpet add util.py:3`) are relative to that folder, as git's are: `prefix` is where
+the folder lies in the workspace.
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import os
+import stat
+import threading
+import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
-from limpet.model import blake2b
+import orjson
+
+from limpet.model import LockTimeout, StorageFailed, StoreTooNew, blake2b
 from limpet.server.store._confined import Confined, SafeDir, Unconfined
+from limpet.server.store._events import STORE_SCHEMA
 from limpet.server.store._paths import STORE_DIRNAME
-from limpet.server.store._untrusted import log
+from limpet.server.store._untrusted import load_record, log
 
-__all__ = ["Places", "SELF_IGNORING", "ensure_private", "git_dir_of", "locate", "private_problem", "scratch_folder",
-           "usable_private"]
+__all__ = ["GITATTRIBUTES", "GITIGNORE", "Located", "Places", "SELF_IGNORING", "cross_process_lock",
+           "ensure_private", "git_dir_of", "locate", "locate_workspace", "prepare_store",
+           "private_problem", "read_schema", "scratch_folder", "storage_failed", "usable_private"]
+
 
 # Written into private folders that live inside the working tree: they then ignore themselves.
 SELF_IGNORING = "# limpet: private to this checkout, never committed\n*\n"
@@ -160,3 +195,186 @@ def scratch_folder(places: Places) -> SafeDir | None:
         return places.private.child("tmp").open(create=True)
     except (Unconfined, OSError):
         return None
+
+
+# -- the cross-process lock, and what a refused write means ----------------------------------------
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+
+# What the disk says when it refuses a write, and what a person can do about it.
+_CAUSES = {
+    errno.ENOSPC: "the disk is full",
+    errno.EDQUOT: "the disk quota is exceeded",
+    errno.EROFS: "the file system is read-only",
+    errno.EACCES: "permission denied",
+    errno.EPERM: "operation not permitted",
+}
+
+
+def storage_failed(exc: OSError, path: Path | str, what: str = "write") -> StorageFailed:
+    cause = _CAUSES.get(exc.errno or 0) or exc.strerror or str(exc)
+    name = errno.errorcode.get(exc.errno or 0, "EIO")
+    return StorageFailed(f"Could not {what} {path}: {cause}; nothing was written",
+                         details={"path": str(path), "errno": name})
+
+
+@contextlib.contextmanager
+def cross_process_lock(root: Path, timeout: float, guard: threading.Lock | None = None) -> Iterator[None]:
+    """An exclusive flock on the workspace folder itself.
+
+    Nothing a cleanup does can remove it while it is held (`git clean -fdx`, deleting ignored
+    or private files): a lock file could be deleted under its holder, letting a second
+    writer lock a new file of the same name. The kernel releases a flock when its holder
+    dies, so it never goes stale. `guard` serializes the threads of this process first
+    (flock is per open file, so threads would also exclude each other, but waiting on a
+    thread lock is cheaper than polling)."""
+    deadline = time.monotonic() + timeout
+    if guard is not None and not guard.acquire(timeout=max(timeout, 0)):
+        raise _timeout(root, timeout)
+    try:
+        with _flock(root, deadline, timeout):
+            yield
+    finally:
+        if guard is not None:
+            guard.release()
+
+
+@contextlib.contextmanager
+def _flock(root: Path, deadline: float, timeout: float) -> Iterator[None]:
+    import fcntl
+
+    try:
+        fd = os.open(root, os.O_RDONLY | _CLOEXEC)
+    except OSError as exc:
+        raise storage_failed(exc, root, "lock the store in") from None
+    try:
+        delay = 0.001
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    raise _timeout(root, timeout) from None
+                time.sleep(delay)
+                delay = min(delay * 2, 0.05)
+            except OSError as exc:  # a file system that cannot lock a folder (some network ones)
+                raise storage_failed(exc, root, "lock the store in") from None
+        try:
+            yield
+        finally:
+            fcntl.flock(fd, fcntl.LOCK_UN)
+    finally:
+        os.close(fd)
+
+
+def _timeout(root: Path, timeout: float) -> LockTimeout:
+    return LockTimeout(f"Could not acquire the store lock within {timeout:g}s",
+                       details={"lock": str(root), "timeout_seconds": timeout})
+
+
+# -- what a store needs before its first committed write -------------------------------------------
+GITIGNORE = ("# limpet: never commit these (interrupted writes; private folders of older versions)\n"
+             "*.tmp-*\nbackups/\ncache/\ncorrupt/\nexports/\nlock\n")
+GITATTRIBUTES = ("# limpet: a thread file is a log of events, each line its own record with its own id;\n"
+                 "# a merge keeps the lines both sides appended (limpet orders them and drops repeats)\n"
+                 "threads/*.jsonl merge=union\n")
+MARKER = "store.json"
+
+
+def read_schema(store: Confined) -> int | None:
+    """The store's schema, or None when the marker is missing or unreadable; StoreTooNew for
+    a store written by a newer limpet."""
+    try:
+        folder = store.open()
+        if folder is None:
+            return None
+        with folder:
+            data = load_record(folder.read(MARKER))
+        version = data["schema"]
+    except (OSError, ValueError, KeyError, TypeError):  # ValueError: not JSON, or over a read budget
+        return None
+    if not isinstance(version, int) or isinstance(version, bool):
+        return None
+    if version > STORE_SCHEMA:
+        raise StoreTooNew(
+            f"This store was written by a newer limpet (schema {version}; this limpet reads {STORE_SCHEMA})",
+            details={"schema": version, "supported": STORE_SCHEMA})
+    return version
+
+
+def prepare_store(store: Confined, threads: Confined, migrate: Callable[[str], bytes | None]) -> list[str]:
+    """Create or update the store's files (under the lock); convert `<id>.json` threads of
+    the older layout into `<id>.jsonl` event files. Returns the ids converted. Unconfined
+    (STORE_ERROR) when a component of `.limpet/`, `threads/` or `reviews/` is a symlink."""
+    version = read_schema(store)
+    with store.open(create=True) as store_dir:  # type: ignore[union-attr]  (create: never None)
+        for name, text in ((".gitignore", GITIGNORE), (".gitattributes", GITATTRIBUTES)):
+            _write_if_different(store_dir, name, text.encode())
+        store_dir.remove_stale_temps()
+        try:
+            reviews = store_dir.sub("reviews")
+        except Unconfined as exc:  # never cleaned through; present_review refuses it (STORE_ERROR)
+            log.warning("%s: its temp files are left alone", exc.message)
+            reviews = None
+        if reviews is not None:
+            with reviews:
+                reviews.remove_stale_temps()
+        with threads.open(create=True) as threads_dir:  # type: ignore[union-attr]
+            threads_dir.remove_stale_temps()
+            converted = _convert(threads_dir, migrate)
+        if version != STORE_SCHEMA:
+            store_dir.write_atomic(MARKER, orjson.dumps({"schema": STORE_SCHEMA}) + b"\n")
+    return converted
+
+
+def _write_if_different(folder: SafeDir, name: str, data: bytes) -> None:
+    with contextlib.suppress(OSError):
+        if folder.read(name) == data:
+            return
+    folder.write_atomic(name, data)
+
+
+def _convert(threads_dir: SafeDir, migrate: Callable[[str], bytes | None]) -> list[str]:
+    converted = []
+    for name in sorted(threads_dir.names()):
+        st = threads_dir.lstat(name)
+        if not name.endswith(".json") or st is None or not _regular(st.st_mode):
+            continue
+        thread_id = name[: -len(".json")]
+        data = migrate(thread_id)
+        if data is None:  # unreadable or from a newer limpet: left as it is, still reported
+            continue
+        threads_dir.write_atomic(f"{thread_id}.jsonl", data)
+        threads_dir.remove(name, (name,))
+        converted.append(thread_id)
+    return converted
+
+
+def _regular(mode: int) -> bool:
+    return stat.S_ISREG(mode)
+
+
+# -- which workspace a command run in some folder means --------------------------------------------
+@dataclass(frozen=True)
+class Located:
+    root: Path  # the workspace
+    prefix: str  # the folder the command runs in, relative to root ("" at the top)
+
+    def path(self, typed: str) -> str:
+        """A path typed in that folder, as a workspace path (`../x.py` from `src/` is `x.py`);
+        one that leaves the workspace stays as typed, for the workspace to refuse it."""
+        if not self.prefix or os.path.isabs(typed):
+            return typed
+        joined = os.path.normpath(os.path.join(self.prefix, typed))
+        return typed if joined == ".." or joined.startswith("../") else PurePosixPath(joined).as_posix()
+
+
+def locate_workspace(start: str | os.PathLike[str]) -> Located:
+    here = Path(start).absolute()
+    # The nearest folder with a store or a `.git` (the worktree's top): nothing above a checkout
+    # is its workspace, as git never looks past the repository it found.
+    found = next((p for p in (here, *here.parents) if (p / STORE_DIRNAME).is_dir() or (p / ".git").exists()), None)
+    if found is None:
+        return Located(here, "")
+    prefix = here.relative_to(found).as_posix()
+    return Located(found, "" if prefix == "." else prefix)

@@ -40,13 +40,19 @@ from limpet.server.store._entries import (
     unreadable,
 )
 from limpet.server.store._events import Apply, Event, fold
-from limpet.server.store._files import cross_process_lock, storage_failed
-from limpet.server.store._layout import locate, private_problem, scratch_folder, usable_private
+from limpet.server.store._layout import (
+    cross_process_lock,
+    locate,
+    prepare_store,
+    private_problem,
+    scratch_folder,
+    storage_failed,
+    usable_private,
+)
 from limpet.server.store._notify import ALL, DirTracker
 from limpet.server.store._order import ThreadOrder
 from limpet.server.store._paths import Workspace
 from limpet.server.store._placed import PlacedFiles
-from limpet.server.store._setup import prepare_store
 from limpet.server.store._threadfiles import (
     EVENTS_SUFFIX,
     LEGACY_SUFFIX,
