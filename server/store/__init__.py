@@ -16,11 +16,18 @@ What is committed and what stays private to a checkout: _layout.py (and docs/git
 Only limpet.server.core uses this package; the doors never do.
 """
 
+from limpet.server.store._changes import (
+    Changes,
+    GitHistory,
+    classify,
+    repository_facts,
+    thread_id_of,
+    watch_workspace,
+)
 from limpet.server.store._confined import TEMP_MARK, Confined, SafeDir, Unconfined
 from limpet.server.store._derived import FileHashes
 from limpet.server.store._entries import collect_released, leave_frozen_at_exit
 from limpet.server.store._events import EVENT_KINDS, STORE_SCHEMA, Event, checked_event
-from limpet.server.store._history import GitHistory, repository_facts
 from limpet.server.store._layout import (
     GITATTRIBUTES,
     GITIGNORE,
@@ -32,7 +39,6 @@ from limpet.server.store._layout import (
 from limpet.server.store._paths import IGNORED_DIRS, PROTECTED_DIRS, STORE_DIRNAME, FileState, Workspace
 from limpet.server.store._threads import DEFAULT_LOCK_TIMEOUT, NEVER, Apply, IdTaken, ThreadStore
 from limpet.server.store._untrusted import LazyLogger
-from limpet.server.store._watch import Changes, classify, thread_id_of, watch_workspace
 
 __all__ = [
     "DEFAULT_LOCK_TIMEOUT",
