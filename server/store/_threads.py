@@ -49,10 +49,8 @@ from limpet.server.store._layout import (
     storage_failed,
     usable_private,
 )
-from limpet.server.store._notify import ALL, DirTracker
-from limpet.server.store._order import ThreadOrder
+from limpet.server.store._loaded import ALL, DirTracker, PlacedFiles, ThreadOrder
 from limpet.server.store._paths import Workspace
-from limpet.server.store._placed import PlacedFiles
 from limpet.server.store._threadfiles import (
     EVENTS_SUFFIX,
     LEGACY_SUFFIX,

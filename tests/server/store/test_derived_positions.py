@@ -164,7 +164,7 @@ def test_a_file_with_a_changed_thread_is_not_summed_up_again_by_a_later_load():
     process adds later, placed against the current content, does not vouch for it."""
     from types import SimpleNamespace
 
-    from limpet.server.store._placed import PlacedFiles
+    from limpet.server.store._loaded import PlacedFiles
 
     def thread(tid):
         return SimpleNamespace(id=tid, anchor=SimpleNamespace(file="src/auth.py"))
@@ -184,7 +184,7 @@ def test_a_file_whose_threads_disagree_is_checked_thread_by_thread_even_once_it_
     None): no summary stands for both, each thread is stale."""
     from types import SimpleNamespace
 
-    from limpet.server.store._placed import PlacedFiles
+    from limpet.server.store._loaded import PlacedFiles
 
     threads = [SimpleNamespace(id=tid, anchor=SimpleNamespace(file="src/auth.py")) for tid in ("t1", "t2")]
     entries = {"t1": SimpleNamespace(checked=("content 1", None)), "t2": SimpleNamespace(checked=("content 2", None))}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from limpet.server.store._notify import ALL, SMALL_FOLDER_BYTES, DirTracker
+from limpet.server.store._loaded import ALL, SMALL_FOLDER_BYTES, DirTracker
 
 
 def _folder(tmp_path, files: int):

@@ -8,7 +8,7 @@ from types import SimpleNamespace
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from limpet.server.store._order import ThreadOrder, position
+from limpet.server.store._loaded import ThreadOrder, position
 
 
 def _thread(tid: str, file: str, line: int) -> SimpleNamespace:
