@@ -71,7 +71,8 @@ from limpet.server.store._untrusted import load_record, log
 
 __all__ = ["GITATTRIBUTES", "GITIGNORE", "Located", "Places", "SELF_IGNORING", "cross_process_lock",
            "ensure_private", "git_dir_of", "locate", "locate_workspace", "prepare_store",
-           "private_problem", "read_schema", "scratch_folder", "storage_failed", "usable_private"]
+           "private_problems", "read_schema", "remove_private_temps", "scratch_folder", "storage_failed",
+           "usable_private"]
 
 
 # Written into private folders that live inside the working tree: they then ignore themselves.
@@ -171,9 +172,15 @@ def usable_private(places: Places, create: bool) -> Confined | None:
     return places.private
 
 
-def private_problem(places: Places) -> str | None:
-    """Why the private folder cannot be used (a symlink in a component, a file), or None."""
-    return places.private.problem()
+def private_problems(places: Places, root: Path) -> dict[str, list[str]]:
+    """Why the private folder cannot be used (a symlink in a component, a file), as the
+    store's `problems` lists it: {the folder, workspace-relative when inside: [why]}, or {}."""
+    problem = places.private.problem()
+    if problem is None:
+        return {}
+    path = places.private.path
+    shown = path.relative_to(root).as_posix() if path.is_relative_to(root) else str(path)
+    return {shown: [f"{problem}: limpet runs without it (positions recomputed, no backups)"]}
 
 
 _told: set[str] = set()
@@ -183,6 +190,20 @@ def _refused(exc: Unconfined) -> None:
     if exc.message not in _told:  # once per process and path: every read would say it again
         _told.add(exc.message)
         log.warning("%s; limpet runs without its private folder (positions recomputed, no backups)", exc.message)
+
+
+def remove_private_temps(places: Places) -> None:
+    """A killed writer's temp files in the private folders written under the lock."""
+    private = usable_private(places, False)
+    with contextlib.suppress(OSError, Unconfined):
+        folder = private.child("backups", "threads").open() if private is not None else None
+        if folder is not None:
+            with folder:
+                folder.remove_stale_temps()
+    scratch = scratch_folder(places)
+    if scratch is not None:
+        with scratch:
+            scratch.remove_stale_temps()
 
 
 def scratch_folder(places: Places) -> SafeDir | None:

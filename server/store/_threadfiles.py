@@ -34,7 +34,7 @@ from limpet.model import (
     Thread,
     is_thread_id,
 )
-from limpet.server.store._confined import Confined, Unconfined, read_regular
+from limpet.server.store._confined import Confined, SafeDir, Unconfined, read_regular
 from limpet.server.store._events import (
     MARKERS,
     Apply,
@@ -47,6 +47,7 @@ from limpet.server.store._events import (
     parse_legacy,
     stamped,
 )
+from limpet.server.store._layout import storage_failed
 from limpet.server.store._paths import FileState, file_state
 from limpet.server.store._untrusted import Normalize, log, vet_thread
 
@@ -68,11 +69,12 @@ def folder_problem(folder: Confined) -> str | None:
 
 
 class ThreadFiles:
-    """Paths and raw reads for the thread files of one threads folder."""
+    """Paths, raw reads and writes for the thread files of one threads folder."""
 
-    def __init__(self, threads_dir: Path) -> None:
-        self.dir = threads_dir
-        self._dir_str = str(threads_dir)
+    def __init__(self, place: Confined) -> None:
+        self.place = place
+        self.dir = place.path
+        self._dir_str = str(self.dir)
         self.prefix = f"{self._dir_str}{os.sep}"  # + id + suffix: a thread's file
 
     def events_path(self, thread_id: str) -> str:
@@ -98,6 +100,23 @@ class ThreadFiles:
                 parse_legacy(legacy_data, parsed)
         return (events_state, legacy_state), parsed, events_data
 
+
+    def write(self, thread_id: str, data: bytes, *, legacy: bool, durable: bool, scratch: SafeDir | None) -> None:
+        """The thread's events file becomes `data` (atomically); `legacy`: its file of the older
+        layout, now converted into it, is removed. STORAGE_FAILED when the disk refuses."""
+        name = f"{thread_id}{EVENTS_SUFFIX}"
+        try:
+            with self.place.open(create=True) as folder:  # type: ignore[union-attr]  (create: never None)
+                folder.write_atomic(name, data, durable=durable, scratch=scratch)
+                # Written: from here on nothing may fail the call.
+                if legacy:
+                    with contextlib.suppress(OSError):
+                        folder.remove(f"{thread_id}{LEGACY_SUFFIX}", (f"{thread_id}{LEGACY_SUFFIX}",))
+        except OSError as exc:
+            raise storage_failed(exc, f".limpet/threads/{name}") from None
+        finally:
+            if scratch is not None:
+                scratch.close()
 
     def converted(self, thread_id: str) -> bytes | None:
         """The events file a thread of the older layout becomes (its events, and the legacy

@@ -18,15 +18,9 @@ import contextlib
 import os
 import threading
 from collections.abc import Iterator
-from pathlib import Path
 from typing import NoReturn
 
-from limpet.model import (
-    Anchor,
-    FileNotFound,
-    StoreError,
-    Thread,
-)
+from limpet.model import Anchor, FileNotFound, StoreError, Thread
 from limpet.server.store._confined import Confined, Unconfined
 from limpet.server.store._derived import NEVER, DerivedCache, FileHashes, Positions
 from limpet.server.store._documents import Documents
@@ -44,7 +38,8 @@ from limpet.server.store._layout import (
     cross_process_lock,
     locate,
     prepare_store,
-    private_problem,
+    private_problems,
+    remove_private_temps,
     scratch_folder,
     storage_failed,
     usable_private,
@@ -79,7 +74,7 @@ class ThreadStore:
         self.lock_timeout = lock_timeout
         self.places = locate(workspace.root)
         self._apply = apply
-        self._files = ThreadFiles(self.threads_dir)
+        self._files = ThreadFiles(self.places.threads)
         self._entries: dict[str, Entry] = {}
         self._troubled: set[str] = set()  # ids of the entries with problems (kept by _set)
         self._threads: dict[str, Thread] = {}  # the readable threads (what listings show)
@@ -133,21 +128,8 @@ class ThreadStore:
             raise storage_failed(exc, self.dir, "prepare the store in") from None
         for thread_id in converted:
             self._refresh_one(thread_id)
-        self._remove_private_temps()
+        remove_private_temps(self.places)
         self._prepared = True
-
-    def _remove_private_temps(self) -> None:
-        """A killed writer's temp files in the private folders written under the lock."""
-        backups = self.backup_dir
-        with contextlib.suppress(OSError, Unconfined):
-            folder = backups.open() if backups is not None else None
-            if folder is not None:
-                with folder:
-                    folder.remove_stale_temps()
-        scratch = scratch_folder(self.places)
-        if scratch is not None:
-            with scratch:
-                scratch.remove_stale_temps()
 
     def private_folder(self, create: bool = True) -> Confined | None:
         """This checkout's private folder (see _layout), or None when there is none to use
@@ -158,12 +140,6 @@ class ThreadStore:
     def backup_dir(self) -> Confined | None:
         folder = self.private_folder(create=False)
         return folder.child("backups", "threads") if folder is not None else None
-
-    def _shown(self, path: Path) -> str:
-        try:
-            return path.relative_to(self.ws.root).as_posix()
-        except ValueError:
-            return str(path)
 
     def prepare_for_write(self) -> None:
         """Make the store ready for a committed write (caller holds the lock)."""
@@ -221,10 +197,7 @@ class ThreadStore:
         problem = folder_problem(self.places.threads)
         if problem:
             out[".limpet/threads"] = [problem]
-        private = private_problem(self.places)
-        if private:
-            out[self._shown(self.places.private.path)] = [f"{private}: limpet runs without it (positions "
-                                                          "recomputed, no backups)"]
+        out.update(private_problems(self.places, self.ws.root))
         out.update(self.documents.problems())
         return out
 
@@ -397,20 +370,8 @@ class ThreadStore:
                            lambda: self._missing(thread_id))
         if plan.after is plan.base:
             return self.get(thread_id) if plan.base is not None else None
-        name = f"{thread_id}{EVENTS_SUFFIX}"
-        scratch = scratch_folder(self.places)
-        try:
-            with self.places.threads.open(create=True) as folder:  # type: ignore[union-attr]  (create: never None)
-                folder.write_atomic(name, plan.new, durable=durable, scratch=scratch)
-                # Written: from here on nothing may fail the call.
-                if plan.states[1] is not None:  # converted into the events file
-                    with contextlib.suppress(OSError):
-                        folder.remove(f"{thread_id}{LEGACY_SUFFIX}", (f"{thread_id}{LEGACY_SUFFIX}",))
-        except OSError as exc:
-            raise storage_failed(exc, f".limpet/threads/{name}") from None
-        finally:
-            if scratch is not None:
-                scratch.close()
+        self._files.write(thread_id, plan.new, legacy=plan.states[1] is not None, durable=durable,
+                          scratch=scratch_folder(self.places))
         backups = self.private_folder(create=True)
         write_backup(backups.child("backups", "threads") if backups is not None else None, thread_id, plan.new)
         if plan.reread:  # read it back as any reader will
