@@ -73,7 +73,7 @@ class Entry:
 
 def load_entry(files: ThreadFiles, cache: EntryCache, thread_id: str, legacy: bool, apply: Apply,
                backup_dir: Callable[[], Path | None], normalize: Normalize) -> Entry | None:
-    """read_entry, or the cached fold of the file when it has not changed since (_entrycache).
+    """read_entry, or the cached fold of the file when it has not changed since (the thread cache).
     A store that may hold files of the older layout reads everything (rare, and converted on
     the first write)."""
     if legacy:

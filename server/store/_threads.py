@@ -1,13 +1,13 @@
 """The workspace store: threads as committed event files under `.limpet/` (see _layout, _events).
 
 Reads are served from memory while nothing changed on disk. What changed is asked of the
-kernel (inotify, _notify.py: one ioctl when nothing did) or, where it cannot say, found by a
+kernel (inotify, _loaded.DirTracker: one ioctl when nothing did) or, where it cannot say, found by a
 stat of every thread file (size, mtime, inode and ctime, so an in-place rewrite by another
 program is noticed too). Reads never write a committed byte: positions re-anchored for the
 current code go to the derived cache in the private folder (_derived.py).
 
 Writes append one event to one thread's file, under a lock on the workspace folder
-(_files.cross_process_lock), atomically; the write is acknowledged only once its file is on
+(_layout.cross_process_lock), atomically; the write is acknowledged only once its file is on
 disk, and a write the disk refuses leaves nothing behind (STORAGE_FAILED). The first write to
 a store of the older layout converts it (`.json` documents become `.jsonl` event files).
 """
