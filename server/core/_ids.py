@@ -18,10 +18,11 @@ import time
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 
-from limpet.model import InvalidArgument, ThreadNotFound, blake2b, is_thread_id
+from limpet.model import InvalidArgument, StoreError, Thread, ThreadNotFound, blake2b, is_thread_id
+from limpet.server.store import Event, IdTaken
 
-__all__ = ["SHORT_MAX", "SHORT_MIN", "format_time", "instant", "local_author", "new_event_id", "new_thread_id",
-           "ShortIds", "resolve_prefix", "short_ids", "utc_now"]
+__all__ = ["SHORT_MAX", "SHORT_MIN", "create_thread", "format_time", "instant", "local_author", "new_event_id",
+           "new_thread_id", "ShortIds", "resolve_prefix", "short_ids", "unused_thread_id", "utc_now"]
 
 _counter = itertools.count()
 _HOST = platform.node()  # not socket.gethostname(): the socket module costs a command ~2 ms
@@ -154,3 +155,28 @@ def resolve_prefix(prefix: str, exists: Callable[[str], bool], ids: Callable[[],
     raise InvalidArgument(f"{len(found)} threads have ids starting with {wanted}"
                           + (f" or ending with {tail}" if tail else "") + ": give more digits", field=field,
                           details={"thread_id": prefix, "candidates": found[:20], "count": len(found)})
+
+
+def unused_thread_id(exists: Callable[[str], bool], taken: set[str] | None = None) -> str:
+    """A new thread id no file has (`exists`); `taken`: ids a batch made (many per millisecond)
+    and not yet wrote."""
+    thread_id = new_thread_id()
+    while exists(thread_id) or (taken is not None and thread_id in taken):
+        thread_id = new_thread_id()
+    if taken is not None:
+        taken.add(thread_id)
+    return thread_id
+
+
+def create_thread(append: Callable[[str, Event], Thread | None], exists: Callable[[str], bool],
+                  event: Event) -> Thread:
+    """The thread `event` creates, under a new id: an id taken on disk meanwhile (another
+    branch made the same one) means the next."""
+    for _ in range(100):
+        try:
+            thread = append(unused_thread_id(exists), event)
+        except IdTaken:
+            continue
+        assert thread is not None
+        return thread
+    raise StoreError("Could not find an unused thread id")

@@ -16,22 +16,23 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from limpet.model import (
-    DEFAULT_AUTHOR,
-    InvalidArgument,
-    LimpetError,
-    StoreError,
-    Thread,
-)
+from limpet.model import DEFAULT_AUTHOR, LimpetError, Thread
 from limpet.server.core import _edits as edits
 from limpet.server.core._changes import Change, ChangeFeed, ChangeListener
 from limpet.server.core._export import Exports, ImportReport
-from limpet.server.core._filters import ThreadFilter, is_glob
-from limpet.server.core._ids import ShortIds, new_thread_id, resolve_prefix, utc_now
+from limpet.server.core._filters import ThreadFilter
+from limpet.server.core._ids import ShortIds, create_thread, resolve_prefix, unused_thread_id, utc_now
 from limpet.server.core._process import register
 from limpet.server.core._reconcile import Reconciler, ReconcileReport
-from limpet.server.core._tree import FileListing, file_tree, looks_binary, source_of, thread_counts
-from limpet.server.store import DEFAULT_LOCK_TIMEOUT, Event, IdTaken, ThreadStore, Workspace
+from limpet.server.core._tree import (
+    FileListing,
+    file_tree,
+    missing_file,
+    source_of,
+    text_source,
+    thread_counts,
+)
+from limpet.server.store import DEFAULT_LOCK_TIMEOUT, Event, ThreadStore, Workspace
 
 if TYPE_CHECKING:  # the engine, prompts and review: imported by the methods using them (`list` needs none)
     from limpet.anchoring import Candidate
@@ -97,15 +98,8 @@ class Service:
         return {"workspace": self._ws.root.name, **tree, "with_threads": len(self._store.by_file())}
 
     def missing_file(self, path: str) -> bool:
-        """Whether `path` names no file of the workspace and no thread (a typo: `limpet list
-        --file` says so instead of listing nothing); a glob is never missing."""
-        if is_glob(path):
-            return False
-        try:
-            rel = self._ws.normalize(path)
-        except LimpetError:
-            return True
-        return self._ws.state(rel) is None and not self._store.for_file(rel)
+        """Whether `path` names no file of the workspace and no thread (core._tree)."""
+        return missing_file(self._ws, self._store.for_file, path)
 
     def source(self, path: str) -> dict[str, Any]:
         return source_of(self._ws, path)
@@ -227,12 +221,12 @@ class Service:
             start_character: int = 0, end_character: int = 0) -> Thread:
         from limpet.anchoring import create_anchor
         rel = self._ws.normalize(file)
-        source = self._text_source(rel)
+        source = text_source(self._ws, rel)
         anchor = create_anchor(rel, source, line_start, line_end, start_character, end_character)
         event = edits.new_event("created", author, author_type, anchor=anchor, body=body, tag=tag, ai_meta=ai_meta)
         with self._store.transaction():
             self._reconciler.prime()
-            thread = self._create(event)
+            thread = create_thread(self._store.append, self._store.exists, event)
         self._reconciler.hashes.remember(rel, source)
         self._written([thread])
         return thread
@@ -248,42 +242,15 @@ class Service:
             for spec in specs:
                 rel = self._ws.normalize(spec["file"])
                 if rel not in sources:
-                    sources[rel] = self._text_source(rel)
+                    sources[rel] = text_source(self._ws, rel)
                 anchor = create_anchor(rel, sources[rel], spec["line_start"], spec["line_end"])
                 event = edits.new_event("created", spec.get("author", DEFAULT_AUTHOR), spec.get("author_type", "agent"),
                                at=spec.get("created_at"), anchor=anchor, body=spec["body"],
                                tag=spec.get("tag", "NOTE"), ai_meta=spec.get("ai_meta"))
-                items.append((self._unused_id(taken), event))
+                items.append((unused_thread_id(self._store.exists, taken), event))
             threads = [t for t in self._store.append_many(items) if t is not None]
         self._written(threads)
         return threads
-
-    def _text_source(self, rel: str) -> bytes:
-        """A file a thread may anchor to: text, not binary (INVALID_ARGUMENT)."""
-        source = self._ws.read(rel)
-        if looks_binary(source):
-            raise InvalidArgument(f"{rel} is a binary file: threads anchor to text", field="file",
-                                  details={"file": rel})
-        return source
-
-    def _create(self, event: Event) -> Thread:
-        for _ in range(100):  # an id taken on disk (another branch made the same one): the next
-            try:
-                thread = self._store.append(self._unused_id(), event)
-            except IdTaken:
-                continue
-            assert thread is not None
-            return thread
-        raise StoreError("Could not find an unused thread id")
-
-    def _unused_id(self, taken: set[str] | None = None) -> str:
-        """A new thread id; `taken`: ids a batch made (many per millisecond) and not yet wrote."""
-        thread_id = new_thread_id()
-        while self._store.exists(thread_id) or (taken is not None and thread_id in taken):
-            thread_id = new_thread_id()
-        if taken is not None:
-            taken.add(thread_id)
-        return thread_id
 
     def reply(self, thread_id: str, body: str, *, author: str = DEFAULT_AUTHOR, author_type: str = "agent") -> Thread:
         return self._update(thread_id, lambda t: edits.new_event("replied", author, author_type, body=body))
@@ -320,7 +287,7 @@ class Service:
         `file`, `line_start` and `line_end`."""
         from limpet.anchoring import create_anchor
         rel = self._ws.normalize(file)
-        source = self._text_source(rel)
+        source = text_source(self._ws, rel)
         with self._store.transaction():
             thread = self._store.get(thread_id)
             span = max(0, thread.anchor.line_end - thread.anchor.line_start)
@@ -403,7 +370,8 @@ class Service:
     def import_github(self, comments: Input, review_threads: Input | None = None) -> GithubImportReport:
         """A pull request's review comments (JSON bytes, a path, a stream) as threads (core._github)."""
         from limpet.server.core._github import GithubImport
-        return GithubImport(self._ws, self._store, self._unused_id, self._written, self._reconcile_threads).run(
+        new_id = functools.partial(unused_thread_id, self._store.exists)
+        return GithubImport(self._ws, self._store, new_id, self._written, self._reconcile_threads).run(
             comments, review_threads)
 
     @property

@@ -10,11 +10,13 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from limpet.model import Thread
+from limpet.model import InvalidArgument, LimpetError, Thread
 from limpet.server.core._changes import Change
+from limpet.server.core._filters import is_glob
 from limpet.server.store import Workspace
 
-__all__ = ["FileListing", "MAX_SOURCE_BYTES", "file_tree", "looks_binary", "source_of", "thread_counts"]
+__all__ = ["FileListing", "MAX_SOURCE_BYTES", "file_tree", "looks_binary", "missing_file", "source_of", "text_source",
+           "thread_counts"]
 
 MAX_SOURCE_BYTES = 4 * 1024 * 1024
 _WALK_INSTEAD = 256  # changed paths in one burst beyond which a fresh walk is cheaper
@@ -163,3 +165,24 @@ def source_of(ws: Workspace, path: str) -> dict[str, Any]:
     except UnicodeDecodeError:
         text, binary = None, True
     return {"path": rel, "text": text, "binary": binary, "too_large": False, "size": len(data)}
+
+
+def text_source(ws: Workspace, rel: str) -> bytes:
+    """A file a thread may anchor to: text, not binary (INVALID_ARGUMENT)."""
+    source = ws.read(rel)
+    if looks_binary(source):
+        raise InvalidArgument(f"{rel} is a binary file: threads anchor to text", field="file",
+                              details={"file": rel})
+    return source
+
+
+def missing_file(ws: Workspace, threads_of: Callable[[str], list[Thread]], path: str) -> bool:
+    """Whether `path` names no file of the workspace and no thread (a typo: `limpet list
+    --file` says so instead of listing nothing); a glob is never missing."""
+    if is_glob(path):
+        return False
+    try:
+        rel = ws.normalize(path)
+    except LimpetError:
+        return True
+    return ws.state(rel) is None and not threads_of(rel)
