@@ -3,10 +3,12 @@
 Threads and their comments, decisions, history and snapshots; the anchor record; the
 vocabulary (tags, statuses, healths, author types, limits); the budgets on what is read from
 disk; the error tree with its stable codes, CLI exit codes and HTTP statuses. Plain values
-only: no I/O, no engine, no server.
+only: no I/O, no engine, no server. And `Deferred`, the one way every package of limpet
+puts off importing a module until one of its names is asked for.
 """
 
 from limpet.model._anchor import ANCHOR_VERSION, Anchor, content_hash, packed_sketch
+from limpet.model._deferred import Deferred
 from limpet.model._digest import blake2b
 from limpet.model._errors import (
     FileNotFound,
@@ -89,6 +91,7 @@ __all__ = [
     "Budget",
     "Comment",
     "Decision",
+    "Deferred",
     "ExportFormat",
     "ExportTask",
     "FileNotFound",

@@ -172,7 +172,6 @@ OUTSIDE_THE_STORE = {  # (module, call): what it reaches instead of limpet's own
     ("limpet.server.core._github", "open"): "the import's input file, named by the person running it",
     ("limpet.server.http._app", ".iterdir"): "the package's static/ folder",
     ("limpet.server.http._app", ".read_bytes"): "the package's static/ files",
-    ("limpet.server.cli._export", ".read_bytes"): "the file a person imports (`limpet import FILE`)",
 }
 IMPORTS_ALLOWED = {
     "limpet.server.store._derived": {"sqlite3"},  # its errors and the connection SafeDir.connect made

@@ -1,13 +1,12 @@
-"""The command group and what every command shares: the workspace option, running a call of
-the library (limpet.Workspace) or an operation, printing its result, and turning errors into
-messages and exit codes.
+"""What every command shares: the workspace options, making a call of the library
+(limpet.Workspace), printing its result, and turning errors into messages and exit codes.
 
 The commands are a thin layer over the library, whose calls check their arguments by the MCP
-tools' own structs; commands with no library call (the paired tools' edit, move, delete and
-search, which keep those tools' argument names and results) run the operation. Each prints
-either a short human line or, with --json, exactly the tool's structured result. Exit codes
-are the errors' own (limpet.model: 2 invalid input, 3 not found, 4 lock timeout, 5 store
-corrupted or too new, 1 anything else).
+tools' own structs. Each prints either a short human line or, with --json, exactly the
+structured result of the tool doing the same (edit, move, delete and search: the paired
+tools', whose argument names their errors keep). Exit codes are the errors' own
+(limpet.model: 2 invalid input, 3 not found, 4 lock timeout, 5 store corrupted or too new,
+1 anything else).
 """
 
 from __future__ import annotations
@@ -23,10 +22,10 @@ import orjson
 from limpet import Workspace
 from limpet.model import LimpetError
 from limpet.server.cli._hints import cli_suggestion
-from limpet.server.core import Located, Service, locate_workspace
+from limpet.server.core import Located, Service
 
-__all__ = ["COMMAND_MODULES", "author_option", "cli", "fail", "format_history", "format_thread", "here", "json_option",
-           "print_thread", "resolve_id", "run", "run_listing", "run_op", "service", "workspace", "workspace_option"]
+__all__ = ["author_option", "fail", "format_history", "format_thread", "here", "json_option", "print_thread",
+           "resolve_id", "run", "service", "workspace", "workspace_option"]
 
 
 def workspace(ctx: click.Context) -> Workspace:
@@ -51,64 +50,23 @@ def resolve_id(ctx: click.Context, prefix: str, field: str = "thread_id") -> str
         raise AssertionError("unreachable") from exc  # fail exits
 
 
-def run(ctx: click.Context, call: Callable[[Workspace], dict[str, Any]], human: Callable[[Any], None]) -> None:
+def run(ctx: click.Context, call: Callable[[Workspace], dict[str, Any]], human: Callable[[Any], None], *,
+        spelled_as: str | None = None) -> None:
     """Make one library call (`call` gives the tool's result for what it returns) and print
-    that; errors become messages and exit codes."""
+    that; errors become messages and exit codes. `spelled_as`: the tool whose argument names
+    errors take (`line_end` is move_comment's `targetEndLine`)."""
     as_json = ctx.find_root().obj.get("json") or ctx.params.get("as_json")
     try:
         result = call(workspace(ctx))
     except LimpetError as exc:
+        if spelled_as is not None:
+            from limpet.server.operations import spellings
+
+            exc.field = spellings(spelled_as).get(exc.field or "", exc.field)
         fail(exc, as_json)
         return
     if as_json:
         click.echo(orjson.dumps(result, option=orjson.OPT_INDENT_2).decode())
-    else:
-        human(result)
-
-
-def run_op(ctx: click.Context, name: str, args: dict[str, Any], human: Callable[[Any], None]) -> None:
-    """Invoke one operation and print its result; errors become messages and exit codes."""
-    from limpet.server.operations import invoke
-
-    as_json = ctx.find_root().obj.get("json") or ctx.params.get("as_json")
-    try:
-        op, result = invoke(service(ctx), name, {k: v for k, v in args.items() if v is not None})
-    except LimpetError as exc:
-        fail(exc, as_json)
-        return
-    _print(op, result, human, as_json)
-
-
-PAGE = 1_000  # the listing tools' largest page
-
-
-def run_listing(ctx: click.Context, name: str, args: dict[str, Any], human: Callable[[Any], None], *,
-                limit: int | None, cursor: str | None, key: str = "threads") -> None:
-    """Run a paged listing operation page after page until `limit` items (None: all of them)
-    and print them as one result, whose `nextCursor` is where the rest begins (null: nothing
-    is left). A person asking for a list means the whole list, not its first page."""
-    from limpet.server.operations import invoke
-
-    as_json = ctx.find_root().obj.get("json") or ctx.params.get("as_json")
-    items: list[Any] = []
-    try:
-        while True:
-            want = PAGE if limit is None else min(PAGE, limit - len(items))
-            page_args = {**args, "limit": want, "cursor": cursor}
-            op, result = invoke(service(ctx), name, {k: v for k, v in page_args.items() if v is not None})
-            items += result[key]
-            cursor = result["nextCursor"]
-            if cursor is None or limit is not None and len(items) >= limit:
-                break
-    except LimpetError as exc:
-        fail(exc, as_json)
-        return
-    _print(op, {**result, key: items, "count": len(items), "nextCursor": cursor}, human, as_json)
-
-
-def _print(op: Any, result: Any, human: Callable[[Any], None], as_json: bool) -> None:
-    if as_json:
-        click.echo(orjson.dumps(op.structured_content(result), option=orjson.OPT_INDENT_2).decode())
     else:
         human(result)
 
@@ -200,47 +158,3 @@ workspace_option = click.option(
     help="The workspace directory (default: found from the current directory, as git finds its repository).")
 json_option = click.option("--json", "as_json", is_flag=True, help="Print the machine-readable JSON result.")
 author_option = click.option("--author", default=None, help="Who is writing (default: $LIMPET_AUTHOR or $USER).")
-
-
-# Each command's module, imported when the command runs (or help lists them all): a `limpet
-# list` does not build the export, serve, prompt and editor commands, nor import what they use.
-COMMAND_MODULES = {
-    "add": "_threads", "list": "_threads", "show": "_threads", "reply": "_threads", "resolve": "_threads",
-    "reopen": "_threads", "reconcile": "_threads",
-    "edit": "_comments", "delete": "_comments", "move": "_comments", "search": "_comments",
-    "export": "_export", "import": "_export",
-    "prompt": "_prompt", "serve": "_serve", "mcp-config": "_mcp_config", "lsp": "_lsp",
-}
-
-
-class _LazyCommands(click.Group):
-    """A group whose commands register themselves (`@cli.command`) when their module loads:
-    `load(module)` is set by limpet.server.cli (the package that imports the command modules,
-    which import this one)."""
-
-    load: Callable[[str], None] = staticmethod(lambda module: None)
-
-    def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted(COMMAND_MODULES)
-
-    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        module = COMMAND_MODULES.get(cmd_name)
-        if module is not None and cmd_name not in self.commands:
-            self.load(module)
-        return super().get_command(ctx, cmd_name)
-
-
-@click.group(cls=_LazyCommands, context_settings={"help_option_names": ["-h", "--help"]})
-@click.option("--workspace", "-w", default=None, type=click.Path(file_okay=False),
-              help="The workspace directory (default: the nearest folder up from here holding .limpet/, "
-                   "else the top of the git checkout, else here; paths are then relative to here).")
-@click.version_option(package_name="limpet")
-@click.pass_context
-def cli(ctx: click.Context, workspace: str | None) -> None:
-    """limpet — code comments that cling to the code."""
-    ctx.ensure_object(dict)
-    if workspace is not None:
-        ctx.obj.update(workspace=workspace, prefix="")
-    else:
-        found = locate_workspace(Path.cwd())
-        ctx.obj.update(workspace=str(found.root), prefix=found.prefix)

@@ -1,32 +1,32 @@
-"""`limpet edit`, `delete`, `move` and `search`: the paired-comment operations, for people.
+"""`limpet edit`, `delete`, `move` and `search`: library calls (limpet.Workspace) answering
+as the paired-comment tools do (their results with --json, their argument names in errors).
 
-Each command runs the same registered operation the MCP tool runs (same validation, same
-errors), so nothing here re-states a rule. The paired tools name the thread's current file
-(`filePath`, `sourceFile`); the CLI looks it up from the id so a person types only the id.
+The paired tools name the thread's current file (`filePath`, `sourceFile`); the CLI looks it
+up from the id so a person types only the id.
 """
 
 from __future__ import annotations
 
 import re
 import sys
+from itertools import islice
 
 import click
 
 from limpet.model import TAGS, LimpetError
 from limpet.server.cli._app import (
     author_option,
-    cli,
     fail,
     format_thread,
     here,
     json_option,
     print_thread,
     resolve_id,
-    run_op,
+    run,
     service,
+    workspace,
     workspace_option,
 )
-from limpet.server.core import local_author
 
 __all__ = ["delete", "edit", "move", "search"]
 
@@ -38,13 +38,19 @@ def _current(ctx: click.Context, thread_id: str) -> tuple[str, str]:
     may be a unique prefix; errors as the tools give them."""
     full = resolve_id(ctx, thread_id, "commentId")
     try:
-        return full, service(ctx).get(full).anchor.file
+        return full, workspace(ctx).thread(full).file
     except LimpetError as exc:
         fail(exc, ctx.params.get("as_json", False))
         raise AssertionError("unreachable") from exc  # fail exits
 
 
-@cli.command()
+def _comment_result(thread) -> dict:
+    from limpet.server.operations import comment_result
+
+    return comment_result(thread)
+
+
+@click.command()
 @workspace_option
 @click.argument("thread_id")
 @click.argument("body")
@@ -53,12 +59,12 @@ def _current(ctx: click.Context, thread_id: str) -> tuple[str, str]:
 @click.pass_context
 def edit(ctx, thread_id: str, body: str, author: str | None, as_json: bool) -> None:
     """Replace the text of a thread's first comment (the old text leaves the thread's file)."""
-    thread_id, file = _current(ctx, thread_id)
-    run_op(ctx, "edit_comment", {"commentId": thread_id, "filePath": file, "text": body,
-                                 "author": author or local_author()}, print_thread)
+    thread_id, _file = _current(ctx, thread_id)
+    run(ctx, lambda ws: _comment_result(ws.edit(thread_id, body, author=author)), print_thread,
+        spelled_as="edit_comment")
 
 
-@cli.command()
+@click.command()
 @workspace_option
 @click.argument("thread_id")
 @click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
@@ -76,10 +82,10 @@ def delete(ctx, thread_id: str, yes: bool, author: str | None, as_json: bool) ->
     def human(result):
         click.echo(f"deleted {result['commentId']} ({result['filePath']}:{result['line']})")
 
-    run_op(ctx, "delete_comment", {"commentId": thread_id, "filePath": file, "author": author or local_author()}, human)
+    run(ctx, lambda ws: _comment_result(ws.delete(thread_id, author=author)), human, spelled_as="delete_comment")
 
 
-@cli.command()
+@click.command()
 @workspace_option
 @click.argument("thread_id")
 @click.argument("target", metavar="FILE:START[-END]")
@@ -92,15 +98,18 @@ def move(ctx, thread_id: str, target: str, author: str | None, as_json: bool) ->
     m = _TARGET.match(target)
     if not m:
         raise click.BadParameter("expected FILE:START or FILE:START-END, e.g. src/app.py:42-50", param_hint="TARGET")
-    thread_id, file = _current(ctx, thread_id)
-    args = {"commentId": thread_id, "sourceFile": file, "targetFile": here(ctx, m["file"]), "targetLine": int(m["start"]),
-            "author": author or local_author()}
-    if m["end"]:
-        args["targetEndLine"] = int(m["end"])
-    run_op(ctx, "move_comment", args, print_thread)
+    thread_id, _file = _current(ctx, thread_id)
+    end = int(m["end"]) if m["end"] else None
+
+    def moved(ws):
+        from limpet.server.operations import move_result
+
+        return move_result(ws.move(thread_id, here(ctx, m["file"]), int(m["start"]), end, author=author))
+
+    run(ctx, moved, print_thread, spelled_as="move_comment")
 
 
-@cli.command()
+@click.command()
 @workspace_option
 @click.argument("query")
 @click.option("--file", default=None, help="Only this file or glob (e.g. 'src/**/*.py').")
@@ -113,10 +122,6 @@ def move(ctx, thread_id: str, target: str, author: str | None, as_json: bool) ->
 @click.pass_context
 def search(ctx, query, file, tag, author, since, until, limit, as_json) -> None:
     """Search threads whose comments match the regular expression QUERY (case-insensitive)."""
-    date_range = {k: v for k, v in {"start": since, "end": until}.items() if v}
-    filters = {k: v for k, v in {"filePath": here(ctx, file), "tag": tag, "author": author, "dateRange": date_range}.items()
-               if v}
-
     def human(result):
         short = service(ctx).short_ids()
         for t in result["results"]:
@@ -124,4 +129,25 @@ def search(ctx, query, file, tag, author, since, until, limit, as_json) -> None:
         more = " (more match: narrow the query or raise --limit)" if result["hasMore"] else ""
         click.echo(f"{result['totalResults']} thread(s){more}", err=True)
 
-    run_op(ctx, "search_comments", {"query": query, "filters": filters, "limit": limit}, human)
+    def found(ws):
+        """search_comments' result: the first `limit` matches, whether more match, the filters."""
+        from limpet.server.operations import arguments
+
+        arguments("search_comments", {"query": query, "limit": limit})  # the tool's bounds on --limit
+        matches = ws.search(query, file=here(ctx, file), tag=tag, author=author, since=since, until=until)
+        shown = [t.to_wire() for t in islice(matches, limit)]
+        after = matches.cursor
+        more = next(matches, None) is not None
+        dates = {k: v for k, v in {"start": _instant(since), "end": _instant(until, end=True)}.items() if v}
+        filters = {k: v for k, v in {"tag": tag, "author": author, "filePath": here(ctx, file),
+                                     "dateRange": dates}.items() if v}
+        return {"results": shown, "totalResults": len(shown), "hasMore": more, "nextCursor": after if more else None,
+                "query": query, "filters": filters}
+
+    run(ctx, found, human)
+
+
+def _instant(value: str | None, end: bool = False) -> str | None:
+    from limpet.server.core import instant
+
+    return instant(value, end=end) if value else None

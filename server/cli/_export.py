@@ -1,22 +1,22 @@
-"""`limpet export` and `limpet import`: the CLI doors of the export registry."""
+"""`limpet export` and `limpet import`: the library's export and imports (limpet.Workspace)."""
 
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 import click
 import orjson
 
+from limpet import Workspace
 from limpet.exporters import FORMATS, PAIR_LABELS, TASKS
 from limpet.model import HEALTHS, IMPORT_FORMATS, STATUSES, TAGS, InvalidArgument, LimpetError
-from limpet.server.cli._app import cli, fail
-from limpet.server.core import RepositorySource, Service, ThreadFilter, export_repositories, instant, utc_now
+from limpet.server.cli._app import fail
+from limpet.server.core import utc_now
 
 __all__ = ["export_cmd", "import_cmd"]
 
 
-@cli.command("export")
+@click.command("export")
 @click.option("--format", "-f", "fmt", required=True, type=click.Choice(FORMATS),
               help="Output format.")
 @click.option("--output", "-o", required=True,
@@ -71,9 +71,9 @@ def export_cmd(ctx, fmt, output, workspaces, file_glob, tag, status, health, aut
         more = {"exported_at": utc_now(), "keep_secrets": keep_secrets, "labels": labels, "max_chars": max_chars,
                 "storage_options": _storage(storage_options), **_row_groups(row_group_size), **_shares(splits),
                 **({"base": base} if base is not None else {})}
-        sources = [RepositorySource(r) for r in roots]  # opened one at a time: memory of the largest
-        flt = ThreadFilter(tag=tag, status=status, health=health, author=author, updated_since=_since(since))
-        total = sources[0].count(flt) if sys.stderr.isatty() and len(sources) == 1 and not file_glob else 0
+        ws = Workspace(roots[0], one_shot=True)  # the others are opened one at a time: memory of the largest
+        filters = {"file": file_glob, "tag": tag, "status": status, "health": health, "author": author, "since": since}
+        total = ws.count(**filters) if sys.stderr.isatty() and len(roots) == 1 and not file_glob else 0
         out = sys.stdout.buffer if output == "-" else output
         show_bar = sys.stderr.isatty() and total > 1000
         with click.progressbar(length=total, label="exporting", file=sys.stderr) if show_bar else _NoBar() as bar:
@@ -83,9 +83,8 @@ def export_cmd(ctx, fmt, output, workspaces, file_glob, tag, status, health, aut
                 bar.update(done - last[0])
                 last[0] = done
 
-            result = export_repositories(sources, fmt, flt, out, file=file_glob, context_lines=context_lines,
-                                         task=task,
-                                       all_pairs=all_pairs, partition_by=partition_by, progress=progress, **more)
+            result = ws.export(fmt, out, workspaces=roots[1:], progress=progress, context_lines=context_lines,
+                               task=task, all_pairs=all_pairs, partition_by=partition_by, **filters, **more)
     except LimpetError as exc:
         fail(exc, as_json)
         return
@@ -102,13 +101,6 @@ def export_cmd(ctx, fmt, output, workspaces, file_glob, tag, status, health, aut
         click.echo(f"redacted {sum(result.secrets.values())} secret(s): {kinds}", err=True)
     for warning in () if as_json else result.warnings:
         click.echo(f"warning: {warning}", err=True)
-
-
-def _since(value: str | None) -> str | None:
-    try:
-        return instant(value) if value is not None else None
-    except ValueError as exc:
-        raise InvalidArgument(f"--since {value!r} {exc}", field="since") from None
 
 
 def _storage(pairs: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
@@ -154,7 +146,7 @@ class _NoBar:
         pass
 
 
-@cli.command("import")
+@click.command("import")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
 @click.option("--format", "-f", "fmt", type=click.Choice(IMPORT_FORMATS), default="json", show_default=True,
               help="json: a limpet JSON export; github: a pull request's review comments (docs/github.md).")
@@ -169,14 +161,13 @@ class _NoBar:
 def import_cmd(ctx, file, fmt, workspace, review_threads, overwrite, source, as_json) -> None:
     """Read a JSON export back (lossless), or a pull request's GitHub review comments."""
     try:
+        ws = Workspace(workspace or ctx.find_root().obj["workspace"], one_shot=True)
         if fmt == "github":
-            _import_github(Service(workspace or ctx.find_root().obj["workspace"]), file, review_threads, as_json)
+            _import_github(ws, file, review_threads, as_json)
             return
         if review_threads:
             raise InvalidArgument("--review-threads goes with --format github", field="review_threads")
-        data = sys.stdin.buffer.read() if file == "-" else Path(file).read_bytes()
-        report = Service(workspace or ctx.find_root().obj["workspace"]).import_json(data, overwrite=overwrite,
-                                                                                    source=source)
+        report = ws.import_json(sys.stdin.buffer if file == "-" else file, overwrite=overwrite, source=source)
     except LimpetError as exc:
         fail(exc, as_json)
         return
@@ -191,8 +182,8 @@ def import_cmd(ctx, file, fmt, workspace, review_threads, overwrite, source, as_
         sys.exit(1)
 
 
-def _import_github(svc: Service, file: str, review_threads: str | None, as_json: bool) -> None:
-    report = svc.import_github(sys.stdin.buffer if file == "-" else file, review_threads)
+def _import_github(ws: Workspace, file: str, review_threads: str | None, as_json: bool) -> None:
+    report = ws.import_github(sys.stdin.buffer if file == "-" else file, review_threads)
     if as_json:
         click.echo(orjson.dumps(report.to_dict()).decode())
         return

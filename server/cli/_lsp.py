@@ -5,12 +5,10 @@ from __future__ import annotations
 import click
 from click.core import ParameterSource
 
-from limpet.server.cli._app import cli
-
 __all__ = ["lsp"]
 
 
-@cli.command()
+@click.command()
 @click.option("--workspace", "-w", "workspace", default=None, type=click.Path(file_okay=False),
               help="The workspace directory (default: the editor's workspace root, else the current directory).")
 @click.pass_context

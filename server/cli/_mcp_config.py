@@ -14,7 +14,7 @@ from urllib.parse import urlsplit, urlunsplit
 import click
 
 from limpet.model import FileNotFound, InvalidArgument, LimpetError
-from limpet.server.cli._app import cli, fail, workspace_option
+from limpet.server.cli._app import fail, workspace_option
 from limpet.server.mcp import HOSTS, host_config
 
 __all__ = ["mcp_config", "limpet_command"]
@@ -42,7 +42,7 @@ def _endpoint(url: str) -> str:
     return urlunsplit((parts.scheme, parts.netloc, path if path.endswith("/mcp") else f"{path}/mcp", "", ""))
 
 
-@cli.command("mcp-config")
+@click.command("mcp-config")
 @workspace_option
 @click.option("--host", "host", required=True, type=click.Choice(HOSTS), help="The MCP host to configure.")
 @click.option("--http", "url", default=None, metavar="URL",

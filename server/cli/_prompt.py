@@ -6,7 +6,7 @@ import click
 import orjson
 
 from limpet.model import LimpetError
-from limpet.server.cli._app import cli, fail, json_option, service, workspace_option
+from limpet.server.cli._app import fail, json_option, service, workspace_option
 
 __all__ = ["prompt"]
 
@@ -40,7 +40,7 @@ class _PromptCommand(click.Command):
         super().format_epilog(ctx, formatter)
 
 
-@cli.command(cls=_PromptCommand)
+@click.command(cls=_PromptCommand)
 @workspace_option
 @click.argument("name", required=False)
 @click.option("--arg", "-a", "pairs", multiple=True, metavar="KEY=VALUE",

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import click
 
-from limpet.server.cli._app import cli, workspace_option
+from limpet.server.cli._app import workspace_option
 
 __all__ = ["serve"]
 
 
-@cli.command()
+@click.command()
 @workspace_option
 @click.option("--tools", default=None, help="Tools to expose: groups (threads, paired, feedback, review), tool names, "
               "`lean` (the threads family + edit, move, delete and search) or `all` (the default).")

@@ -4,13 +4,13 @@ people, as library calls (limpet.Workspace); `list` pages as comment_list does (
 from __future__ import annotations
 
 import re
+from itertools import islice
 
 import click
 
 from limpet.model import HEALTHS, STATUSES, TAGS
 from limpet.server.cli._app import (
     author_option,
-    cli,
     format_history,
     format_thread,
     here,
@@ -18,7 +18,6 @@ from limpet.server.cli._app import (
     print_thread,
     resolve_id,
     run,
-    run_listing,
     service,
     workspace_option,
 )
@@ -28,7 +27,7 @@ __all__ = ["add", "list_", "reconcile", "reopen", "reply", "resolve", "show"]
 _SPEC = re.compile(r"^(?P<file>.+?):(?P<start>\d+)(?:-(?P<end>\d+))?$")
 
 
-@cli.command()
+@click.command()
 @workspace_option
 @click.argument("spec", metavar="FILE:START[-END]")
 @click.argument("body")
@@ -47,7 +46,7 @@ def add(ctx, spec: str, body: str, tag: str, author: str | None, as_json: bool) 
         print_thread)
 
 
-@cli.command("list")
+@click.command("list")
 @workspace_option
 @click.option("--file", default=None, help="Only this file (path or glob).")
 @click.option("--status", type=click.Choice(STATUSES, case_sensitive=False), default=None)
@@ -73,11 +72,19 @@ def list_(ctx, file, status, health, author, tag, limit, cursor, as_json) -> Non
             click.echo(f"{result['count']} of {result['total']} thread(s); the rest: --cursor {result['nextCursor']}",
                        err=True)
 
-    run_listing(ctx, "comment_list", {"file": here(ctx, file), "status": status, "health": health, "author": author, "tag": tag},
-                human, limit=limit, cursor=cursor)
+    def listing(ws):
+        """comment_list's result for the whole list, or `limit` threads and where the rest begins."""
+        threads = ws.threads(file=here(ctx, file), status=status, health=health, author=author, tag=tag,
+                             cursor=cursor)
+        shown = [t.to_wire() for t in islice(threads, limit)]
+        after = threads.cursor  # after the last thread shown: where the rest begins, if any is left
+        rest = after if limit is not None and next(threads, None) is not None else None
+        return {"threads": shown, "count": len(shown), "total": threads.total, "nextCursor": rest}
+
+    run(ctx, listing, human)
 
 
-@cli.command()
+@click.command()
 @workspace_option
 @click.argument("thread_id")
 @json_option
@@ -106,7 +113,7 @@ def _written_against(thread) -> str:
     return f"written against ({snap.file}:{lines}, {snap.at}):\n{code}"
 
 
-@cli.command()
+@click.command()
 @workspace_option
 @click.argument("thread_id")
 @click.argument("body")
@@ -119,7 +126,7 @@ def reply(ctx, thread_id: str, body: str, author: str | None, as_json: bool) -> 
     run(ctx, lambda ws: {"thread": ws.reply(thread_id, body, author=author).to_wire()}, print_thread)
 
 
-@cli.command()
+@click.command()
 @workspace_option
 @click.argument("thread_id")
 @click.option("--decision", default=None, help="What was decided (kept if the thread is reopened).")
@@ -134,7 +141,7 @@ def resolve(ctx, thread_id: str, decision: str | None, wontfix: bool, author: st
         print_thread)
 
 
-@cli.command()
+@click.command()
 @workspace_option
 @click.argument("thread_id")
 @author_option
@@ -146,7 +153,7 @@ def reopen(ctx, thread_id: str, author: str | None, as_json: bool) -> None:
     run(ctx, lambda ws: {"thread": ws.reopen(thread_id, author=author).to_wire()}, print_thread)
 
 
-@cli.command()
+@click.command()
 @workspace_option
 @click.option("--file", default=None, help="Only this file.")
 @json_option

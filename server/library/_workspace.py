@@ -14,15 +14,17 @@ from __future__ import annotations
 import atexit
 import dataclasses
 import os
-from bisect import bisect_right
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import IO, TYPE_CHECKING, Any
 
-from limpet.model import AUTHOR_TYPES, InvalidArgument, Thread
+from limpet._pages import Threads
+from limpet.model import AUTHOR_TYPES, InvalidArgument, LimpetError, Thread
 from limpet.server.core import (
+    ImportReport,
     ReconcileReport,
+    RepositorySource,
     Service,
     ThreadFilter,
     export_workspaces,
@@ -31,21 +33,20 @@ from limpet.server.core import (
     local_author,
     repository_batches,
 )
-from limpet.server.operations import arguments
+from limpet.server.operations import arguments, page_of, search_page, start_after
 
 if TYPE_CHECKING:  # the import's module loads when an import runs
     from limpet.server.core import GithubImportReport
 
 __all__ = ["Workspace"]
 
-PAGE = 1_000  # threads fetched at a time by `threads()`
-
 # A script that never calls close() still leaves its re-anchoring results to the next process.
 atexit.register(flush_all)
 
 
-def _key(t: Thread) -> tuple[str, int, str]:
-    return (t.anchor.file, t.anchor.line_start, t.id)
+# search_comments' nested filters, by this API's parameter names (errors name these).
+_SEARCH_NAMES = {"filters.filePath": "file", "filters.tag": "tag", "filters.author": "author",
+                 "filters.dateRange.start": "since", "filters.dateRange.end": "until"}
 
 
 def _checked(value: str | None, allowed: tuple[str, ...], field: str) -> str | None:
@@ -88,30 +89,52 @@ class Workspace:
         return self.service.resolve_thread_id(id, field)
 
     def threads(self, *, file: str | None = None, status: str | None = None, health: str | None = None,
-                tag: str | None = None, author: str | None = None) -> Iterator[Thread]:
+                tag: str | None = None, author: str | None = None, cursor: str | None = None) -> Threads:
         """Threads ordered by file, then line, then id, at their current positions; each filter
         given narrows them (`file`: a workspace-relative path or a glob such as 'src/**/*.py').
-        An iterator: threads are fetched a page at a time as it is read, and a page continues
-        after the last thread the previous one gave (as the listing tools' cursors do), so
-        threads added or deleted meanwhile neither repeat nor shift the rest. The arguments are
-        checked at the call, not at the first thread."""
-        return self._pages(self._filter(file=file, status=status, health=health, tag=tag, author=author))
+        An iterator (`Threads`): threads are fetched a page at a time as it is read, each page
+        after the last thread given, so threads added or deleted meanwhile neither repeat nor
+        shift the rest; `cursor` (a listing's `Threads.cursor`, or the tools' nextCursor)
+        starts after the thread it names. The arguments are checked at the call."""
+        a = arguments("comment_list", {"file": file, "status": status, "health": health, "tag": tag,
+                                       "author": author, "cursor": cursor})
+        flt = self._filter(a)
+        start_after((), a.cursor)  # a cursor that is not one is refused now, not at the first page
 
-    def _filter(self, **given: Any) -> ThreadFilter:
-        a = arguments("comment_list", given)
-        return ThreadFilter(file=self.service.normalize(a.file) if a.file else None,  # a glob is checked as a path
-                            status=a.status, health=a.health, author=a.author, tag=a.tag)
-
-    def _pages(self, flt: ThreadFilter) -> Iterator[Thread]:
-        after: tuple[str, int, str] | None = None
-        while True:
+        def fetch(after: str | None, size: int) -> tuple[list[Thread], int | None]:
             threads = self.service.threads(flt)
-            start = bisect_right(threads, after, key=_key) if after is not None else 0
-            page = threads[start:start + PAGE]
-            yield from page
-            if len(page) < PAGE:
-                return
-            after = _key(page[-1])
+            return page_of(threads, after, size)[0], len(threads)
+
+        return Threads(fetch, a.cursor)
+
+    def search(self, query: str, *, file: str | None = None, tag: str | None = None, author: str | None = None,
+               since: str | None = None, until: str | None = None, cursor: str | None = None) -> Threads:
+        """Threads with a comment matching the regular expression `query` (case-insensitive,
+        RE2: linear time, what it cannot run is refused naming `query`), ordered and paged as
+        `threads()`; `since`/`until`: created at or after / at or before these ISO 8601 dates
+        or date-times. The arguments are checked at the call; the pattern, at the first page."""
+        try:
+            a = arguments("search_comments", {"query": query, "cursor": cursor, "filters": {
+                "filePath": file, "tag": tag, "author": author, "dateRange": {"start": since, "end": until}}})
+        except LimpetError as exc:  # the tool nests its filters; this API names them as parameters
+            if exc.field in _SEARCH_NAMES:
+                exc.message = exc.message.replace(exc.field, _SEARCH_NAMES[exc.field], 1)
+                exc.field = _SEARCH_NAMES[exc.field]
+            raise
+        f, dates = a.filters, a.filters.dateRange
+        flt = ThreadFilter(file=self.service.normalize(f.filePath) if f.filePath else None, tag=f.tag,
+                           author=f.author, since=dates.start, until=dates.end)
+        start_after((), a.cursor)
+
+        def fetch(after: str | None, size: int) -> tuple[list[Thread], int | None]:
+            return search_page(self.service, flt, a.query, size, after)[0], None
+
+        return Threads(fetch, a.cursor)
+
+    def _filter(self, a: Any) -> ThreadFilter:
+        """The filter of comment_list's checked arguments (a glob is checked as a path)."""
+        return ThreadFilter(file=self.service.normalize(a.file) if a.file else None,
+                            status=a.status, health=a.health, author=a.author, tag=a.tag)
 
     # -- writing ------------------------------------------------------------------------------
     def add(self, file: str, line_start: int, line_end: int | None = None, body: str = "", *, tag: str = "NOTE",
@@ -147,18 +170,22 @@ class Workspace:
     def edit(self, id: str, body: str, *, author: str | None = None) -> Thread:
         """Replace the first comment's text; the old text leaves the thread's file (a pasted
         secret can be taken out: git's history keeps what was committed, docs/git.md)."""
-        return self.service.edit(self.resolve_id(id), body, by=author or self.author)
+        a = arguments("comment_reply", {"thread_id": self.resolve_id(id), "body": body,  # a comment's text
+                                        "author": author or self.author})             # by a reply's rule
+        return self.service.edit(a.thread_id, a.body, by=a.author)
 
     def move(self, id: str, file: str, line_start: int, line_end: int | None = None, *,
              author: str | None = None) -> Thread:
         """Anchor the thread at lines line_start..line_end of `file` (without line_end: keeping
         its number of lines); it keeps its id, comments and history."""
-        return self.service.move(self.resolve_id(id), file, line_start, line_end=line_end, by=author or self.author)
+        a = arguments("comment_reopen", {"thread_id": self.resolve_id(id), "author": author or self.author})
+        return self.service.move(a.thread_id, file, line_start, line_end=line_end, by=a.author)
 
     def delete(self, id: str, *, author: str | None = None) -> Thread:
         """Delete the thread and its replies: its file keeps only a tombstone naming who deleted
         it, none of its text. Returns the thread as it was."""
-        return self.service.delete(self.resolve_id(id), by=author or self.author)
+        a = arguments("comment_reopen", {"thread_id": self.resolve_id(id), "author": author or self.author})
+        return self.service.delete(a.thread_id, by=a.author)
 
     def reconcile(self, file: str | None = None) -> ReconcileReport:
         """Re-anchor threads whose code changed (all files, or one); safe to repeat. The report
@@ -169,16 +196,26 @@ class Workspace:
     # -- exports ------------------------------------------------------------------------------
     def export(self, format: str, path: str | os.PathLike[str] | IO[bytes], *, file: str | None = None,
                status: str | None = None, health: str | None = None, tag: str | None = None,
-               author: str | None = None, since: str | None = None, **options: Any) -> Any:
+               author: str | None = None, since: str | None = None,
+               workspaces: Sequence[str | os.PathLike[str]] = (), progress: Callable[[int], None] | None = None,
+               **options: Any) -> Any:
         """Write the matching threads to `path` (a file, a folder for partitioned Parquet, a
         table for delta, or a binary stream) in `format` (limpet.FORMATS, and any format the
         exporters' registry knows). `since`: only threads changed at or after this ISO 8601
-        instant. `options` go to the exporter unchanged (context_lines, task, partition_by,
+        instant. `workspaces`: more checkouts whose threads join this one's in one dataset
+        (opened one at a time: memory of the largest). `progress(done)`: called as threads are
+        written. `options` go to the exporter unchanged (context_lines, task, partition_by,
         row_group_size, keep_secrets, ...: docs/export-formats.md). Returns the exporter's
         ExportResult (format, count, bytes_written, path, secrets, warnings)."""
         flt = self._export_filter(file, status, health, tag, author, since)
         out = os.fspath(path) if isinstance(path, os.PathLike) else path
-        return export_workspaces([self.service], format, flt, out, **options)
+        sources = [self.service, *(RepositorySource(w) for w in workspaces)]
+        return export_workspaces(sources, format, flt, out, progress=progress, **options)
+
+    def count(self, *, file: str | None = None, status: str | None = None, health: str | None = None,
+              tag: str | None = None, author: str | None = None, since: str | None = None) -> int:
+        """How many threads `export` with these filters would write (a progress bar's length)."""
+        return len(self.service.threads(self._export_filter(file, status, health, tag, author, since)))
 
     def record_batches(self, *, file: str | None = None, status: str | None = None, health: str | None = None,
                        tag: str | None = None, author: str | None = None, since: str | None = None,
@@ -197,10 +234,24 @@ class Workspace:
             updated_since = instant(since) if since is not None else None
         except ValueError as exc:
             raise InvalidArgument(f"since {since!r} {exc}", field="since") from None
-        flt = self._filter(file=file, status=status, health=health, tag=tag, author=author)
+        flt = self._filter(arguments("comment_list", {"file": file, "status": status, "health": health, "tag": tag,
+                                                      "author": author}))
         return dataclasses.replace(flt, updated_since=updated_since)
 
     # -- imports ------------------------------------------------------------------------------
+    def import_json(self, export: bytes | str | os.PathLike[str] | IO[bytes], *, overwrite: bool = False,
+                    source: str | None = None) -> ImportReport:
+        """Read a JSON export (limpet's `json` format: bytes, a path or a binary stream) back,
+        losslessly. A thread whose id exists with other content is a conflict, kept as it is
+        unless `overwrite`; importing again changes nothing. Of an export of several
+        workspaces, only this one's threads (`source`: that workspace's instead). Returns the
+        report: `imported`, `unchanged` and `conflicts` (thread ids); `to_dict()`."""
+        if isinstance(export, str | os.PathLike):
+            export = Path(export).read_bytes()
+        elif not isinstance(export, bytes):
+            export = export.read()
+        return self.service.import_json(export, overwrite=overwrite, source=source)
+
     def import_github(self, comments: bytes | str | os.PathLike[str] | IO[bytes],
                       review_threads: bytes | str | os.PathLike[str] | IO[bytes] | None = None) -> GithubImportReport:
         """A pull request's review comments as threads (docs/github.md). `comments`: the JSON

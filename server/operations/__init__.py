@@ -7,18 +7,29 @@
 One module per tool family (the groups `limpet serve --tools` selects): threads (comment_*),
 paired comments (add_comment, ...), plan feedback (get_feedback, ...), review
 (present_review, get_selection). A family's module registers its operations when it is
-imported: when one of them is first invoked (OPERATION_MODULES says which module), or when
-the operations are listed (operations_for, REGISTRY), every family.
+imported (limpet.model.Deferred): when one of them is first invoked (OPERATION_MODULES says
+which module), or when the operations are listed (operations_for, REGISTRY), every family.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
+from limpet.model import Deferred
 from limpet.server.operations import _registry
 from limpet.server.operations._fields import ThreadId
-from limpet.server.operations._paging import MAX_PAGE, cursor_key, key_cursor, page_limit
+from limpet.server.operations._paging import (
+    MAX_PAGE,
+    cursor_key,
+    key_cursor,
+    next_cursor,
+    page_limit,
+    page_of,
+    search_page,
+    start_after,
+)
 from limpet.server.operations._registry import FAMILIES, GROUPS, LEAN, SELECTIONS, Operation, validate_args
 
 if TYPE_CHECKING:  # the prompts import the engine: only the doors that serve prompts need them
@@ -36,57 +47,80 @@ __all__ = [
     "Operation",
     "ThreadId",
     "arguments",
+    "comment_result",
     "cursor_key",
     "invoke",
     "key_cursor",
+    "move_result",
+    "next_cursor",
     "page_limit",
+    "page_of",
+    "search_page",
     "selected_names",
+    "spellings",
+    "start_after",
     "operations_for",
     "tool_specs",
     "validate_args",
 ]
 
-# Each operation's module: a door that runs one operation (a `limpet list`) declares only its
-# family, not the others nor what only they use (the review's text, the regex search).
-OPERATION_MODULES = {
-    "comment_add": "_threads", "comment_list": "_threads", "comment_show": "_threads",
-    "comment_reply": "_threads", "comment_resolve": "_threads", "comment_reopen": "_threads",
-    "comment_reconcile": "_threads",
-    "add_comment": "_paired", "edit_comment": "_paired", "delete_comment": "_paired",
-    "move_comment": "_paired", "search_comments": "_paired", "get_file_comments": "_paired",
-    "export_comments": "_paired",
-    "get_feedback": "_feedback", "resolve_feedback": "_feedback", "get_feedback_summary": "_feedback",
-    "present_review": "_review", "get_selection": "_review",
-}
+
+# Each family's module, imported when one of its operations is first run, so a door that runs
+# one operation (a `limpet list`) declares only its family, not the others nor what only they
+# use (the review's text, the regex search); listing the operations (REGISTRY) declares them all.
+def _load_threads() -> ModuleType:
+    from limpet.server.operations import _threads
+    return _threads
 
 
-def _load(module: str) -> None:
-    """Import one family's module (its operations register themselves)."""
-    if module == "_threads":
-        from limpet.server.operations import _threads  # noqa: F401
-    elif module == "_paired":
-        from limpet.server.operations import _paired  # noqa: F401
-    elif module == "_feedback":
-        from limpet.server.operations import _feedback  # noqa: F401
-    elif module == "_review":
-        from limpet.server.operations import _review  # noqa: F401
+def _load_paired() -> ModuleType:
+    from limpet.server.operations import _paired
+    return _paired
+
+
+def _load_feedback() -> ModuleType:
+    from limpet.server.operations import _feedback
+    return _feedback
+
+
+def _load_review() -> ModuleType:
+    from limpet.server.operations import _review
+    return _review
+
+
+def _load_registry() -> ModuleType:  # the registry, every family declared
+    for family in (_load_threads, _load_paired, _load_feedback, _load_review):
+        family()
+    return _registry
+
+
+_PAIRED_RESULTS = ("comment_result", "move_result")  # the paired tools' results, for the CLI's --json
+__getattr__ = _DEFERRED = Deferred(globals(), {
+    _load_threads: ("comment_add", "comment_list", "comment_show", "comment_reply", "comment_resolve",
+                    "comment_reopen", "comment_reconcile"),
+    _load_paired: ("add_comment", "edit_comment", "delete_comment", "move_comment", "search_comments",
+                   "get_file_comments", "export_comments", *_PAIRED_RESULTS),
+    _load_feedback: ("get_feedback", "resolve_feedback", "get_feedback_summary"),
+    _load_review: ("present_review", "get_selection"),
+    _load_registry: ("REGISTRY",),
+})
+__dir__ = _DEFERRED.dir
+# Each operation's module, by name (what the table above says; checked against the registry).
+OPERATION_MODULES = {name: module for name, module in _DEFERRED.modules().items()
+                     if module != "_registry" and name not in _PAIRED_RESULTS}
+
+
+def _declare(name: str) -> None:
+    """Declare operation `name`'s family (a name the table does not know: every family)."""
+    if name in OPERATION_MODULES:
+        _DEFERRED.module(name)
     else:
-        raise KeyError(module)
-
-
-def _registry_of_all() -> dict[str, Operation]:
-    for module in ("_feedback", "_paired", "_review", "_threads"):
-        _load(module)
-    return _registry.REGISTRY
+        _load_registry()
 
 
 def invoke(service: Service, name: str, raw: Any) -> tuple[Operation, Any]:
     """Validate and run one operation. Raises LimpetError subclasses only (or bugs)."""
-    module = OPERATION_MODULES.get(name)
-    if module is not None:
-        _load(module)
-    else:  # not a name the table knows: whatever declares it (or nothing does) is loaded
-        _registry_of_all()
+    _declare(name)
     return _registry.invoke(service, name, raw)
 
 
@@ -94,21 +128,22 @@ def arguments(name: str, raw: Mapping[str, Any]) -> Any:
     """`raw` checked by operation `name`'s argument struct exactly as `invoke` checks it (bounds,
     vocabulary, defaults; INVALID_ARGUMENT naming the field): for a door that then calls the
     service itself (the library, limpet.Workspace), so its arguments follow the tools' rules."""
-    _load(OPERATION_MODULES[name])
+    _declare(name)
     return validate_args(_registry.REGISTRY[name], {k: v for k, v in raw.items() if v is not None})
+
+
+def spellings(name: str) -> Mapping[str, str]:
+    """How operation `name` spells the service's argument names (`thread_id` -> `commentId`):
+    a door answering in that tool's words renames an error's field by it."""
+    _declare(name)
+    return _registry.REGISTRY[name].renames
 
 
 def operations_for(groups: set[str] | None = None) -> list[Operation]:
     """The operations of `groups` (all of them when None), group by group in the order of
     GROUPS, each group's in declaration order."""
-    _registry_of_all()
+    _load_registry()
     return _registry.operations_for(groups)
-
-
-def __getattr__(name: str) -> Any:
-    if name == "REGISTRY":  # every operation by name: every family declared
-        return _registry_of_all()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def tool_specs(ops: Iterable[Operation]) -> dict[str, ToolSpec]:
@@ -120,5 +155,5 @@ def tool_specs(ops: Iterable[Operation]) -> dict[str, ToolSpec]:
 
 def selected_names(text: str) -> set[str]:
     """The groups and tool names a `--tools` selection names (`lean`, `all`, groups, tools)."""
-    _registry_of_all()
+    _load_registry()
     return _registry.selected_names(text)

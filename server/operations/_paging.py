@@ -20,10 +20,10 @@ import orjson
 from msgspec import Meta
 
 from limpet.model import InvalidArgument, Thread
-from limpet.server.core import invalid_argument_from_decoding
+from limpet.server.core import Service, ThreadFilter, invalid_argument_from_decoding
 
 __all__ = ["MAX_PAGE", "Cursor", "PageLimit", "cursor_key", "key_cursor", "next_cursor", "page_limit",
-           "page_of", "start_after"]
+           "page_of", "search_page", "start_after"]
 
 MAX_PAGE = 1000
 
@@ -87,3 +87,17 @@ def page_of(threads: Sequence[Thread], cursor: str | None, limit: int) -> tuple[
 
 def next_cursor(page: Sequence[Thread]) -> str | None:
     return key_cursor(_key(page[-1])) if page else None
+
+
+def search_page(svc: Service, flt: ThreadFilter, query: str, limit: int,
+                cursor: str | None) -> tuple[list[Thread], str | None]:
+    """(at most `limit` threads matching `flt` whose comments match the regular expression
+    `query`, after `cursor`; the cursor of the next page or None): search_comments' page and
+    the library's. Filtered first, then the regex over every match (it is text: positions do
+    not decide it), so only the files of the matches need to be current."""
+    from limpet.server.core import search_threads  # the regex search (RE2), loaded by a search only
+
+    matches = svc.matching(flt, lambda threads: search_threads(threads, query, limit + 1,
+                                                               start=start_after(threads, cursor))[0])
+    found = matches[:limit]
+    return found, next_cursor(found) if len(matches) > limit else None

@@ -16,7 +16,7 @@ from msgspec import Meta
 
 from limpet.exporters import PARTITION_COLUMNS
 from limpet.model import DEFAULT_AUTHOR, MAX_LINE, ExportFormat, ExportTask, Thread
-from limpet.server.core import Service, ThreadFilter, instant, search_threads
+from limpet.server.core import Service, ThreadFilter, instant
 from limpet.server.operations._declare import Check, Schema, dump
 from limpet.server.operations._fields import (
     NEXT_CURSOR,
@@ -34,7 +34,7 @@ from limpet.server.operations._fields import (
     ThreadOut,
     described,
 )
-from limpet.server.operations._paging import MAX_PAGE, Cursor, PageLimit, next_cursor, page_of, start_after
+from limpet.server.operations._paging import MAX_PAGE, Cursor, PageLimit, page_of, search_page
 from limpet.server.operations._registry import operation
 
 Line = Annotated[int, Meta(ge=1, le=MAX_LINE, description="Line number (1-indexed)")]
@@ -191,7 +191,8 @@ class ExportResultOut(Out):
     uri: str
 
 
-def _comment_result(t: Thread) -> dict[str, Any]:
+def comment_result(t: Thread) -> dict[str, Any]:
+    """What add, edit and delete_comment return about the thread `t`."""
     return {"thread": t.to_wire(), "commentId": t.id, "filePath": t.anchor.file, "line": t.anchor.line_start,
             "anchoredSymbol": t.anchor.symbol}
 
@@ -210,7 +211,7 @@ def add_comment(svc: Service, a: AddCommentArgs) -> dict:
     meta = dump(a.aiMeta) if a.aiMeta else None
     t = svc.add(a.filePath, a.line, a.line, a.text, tag=a.tag, author=a.author, author_type="agent",
                 ai_meta=meta or None)
-    return _comment_result(t)
+    return comment_result(t)
 
 
 @operation(group="paired", args=EditCommentArgs, result=CommentResult, idempotent=True, title="Edit a comment",
@@ -220,7 +221,7 @@ def edit_comment(svc: Service, a: EditCommentArgs) -> dict:
     kept in the thread's history. The id alone finds the thread (it may have followed its code
     to another file); filePath must still be a valid workspace path. Errors: THREAD_NOT_FOUND."""
     svc.normalize(a.filePath, "filePath")
-    return _comment_result(svc.edit(a.commentId, a.text, by=a.author))
+    return comment_result(svc.edit(a.commentId, a.text, by=a.author))
 
 
 @operation(group="paired", args=DeleteCommentArgs, result=CommentResult, destructive=True, title="Delete a comment",
@@ -230,7 +231,7 @@ def delete_comment(svc: Service, a: DeleteCommentArgs) -> dict:
     comment_resolve to close a thread but keep its history). The id alone finds the thread;
     filePath must be a valid workspace path. Errors: THREAD_NOT_FOUND."""
     svc.normalize(a.filePath, "filePath")
-    return _comment_result(svc.delete(a.commentId, by=a.author))
+    return comment_result(svc.delete(a.commentId, by=a.author))
 
 
 @operation(group="paired", args=SearchCommentsArgs, result=SearchResult, read_only=True, idempotent=True,
@@ -246,13 +247,9 @@ def search_comments(svc: Service, a: SearchCommentsArgs) -> dict:
     path = svc.normalize(f.filePath, "filters.filePath") if f.filePath else f.filePath
     flt = ThreadFilter(file=path, tag=f.tag, author=f.author, has_ai_meta=f.hasAIMetadata,
                        since=rng.start, until=rng.end)
-    # Filter first, then the regex; every match (it is text: positions do not decide it), so
-    # only the files of the matches need to be current.
-    matches = svc.matching(flt, lambda threads: search_threads(threads, a.query, a.limit + 1,
-                                                               start=start_after(threads, a.cursor))[0])
-    found, more = matches[: a.limit], len(matches) > a.limit
-    return {"results": [t.to_wire() for t in found], "totalResults": len(found), "hasMore": more,
-            "nextCursor": next_cursor(found) if more else None,
+    found, cursor = search_page(svc, flt, a.query, a.limit, a.cursor)
+    return {"results": [t.to_wire() for t in found], "totalResults": len(found), "hasMore": cursor is not None,
+            "nextCursor": cursor,
             "query": a.query, "filters": dump(f)}
 
 
@@ -281,9 +278,13 @@ def move_comment(svc: Service, a: MoveCommentArgs) -> dict:
     could not follow). It re-anchors at the new place and keeps its id, comments and history.
     Errors: THREAD_NOT_FOUND, FILE_NOT_FOUND, INVALID_ANCHOR."""
     svc.normalize(a.sourceFile, "sourceFile")
-    moved = svc.move(a.commentId, a.targetFile, a.targetLine, line_end=a.targetEndLine, by=a.author)
+    return move_result(svc.move(a.commentId, a.targetFile, a.targetLine, line_end=a.targetEndLine, by=a.author))
+
+
+def move_result(moved: Thread) -> dict[str, Any]:
+    """What move_comment returns about the thread just moved (from where: its last history entry)."""
     origin = moved.history[-1].details["from"]
-    return {**_comment_result(moved), "movedFrom": {"filePath": origin["file"], "line": origin["line_start"]}}
+    return {**comment_result(moved), "movedFrom": {"filePath": origin["file"], "line": origin["line_start"]}}
 
 
 def _export_structured(result: dict[str, Any]) -> dict[str, Any]:

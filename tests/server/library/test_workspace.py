@@ -71,9 +71,9 @@ def test_threads_are_filtered_and_ordered_by_file_then_line(ws):
 
 
 def test_threads_are_read_a_page_at_a_time_continuing_after_the_last_one_given(ws, monkeypatch):
-    from limpet import _workspace
+    from limpet import _pages
 
-    monkeypatch.setattr(_workspace, "PAGE", 2)
+    monkeypatch.setattr(_pages, "PAGE", 2)
     made = [ws.add("src/auth.py", line, line, f"line {line}") for line in (1, 4, 7, 10, 17)]
     seen = ws.threads()
     first = [next(seen), next(seen)]
@@ -199,3 +199,67 @@ def test_importing_a_package_of_limpet_loads_the_server_only_when_workspace_is_a
             "limpet.Workspace; print(before, 'limpet.server.core' in sys.modules, 'Workspace' in dir(limpet))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["False", "True", "True"]
+
+
+def test_a_listing_says_how_many_match_and_continues_from_its_cursor(ws):
+    made = [ws.add("src/auth.py", line, line, f"line {line}") for line in (1, 4, 7)]
+    listing = ws.threads()
+    first = next(listing)
+    assert (first.id, listing.total) == (made[0].id, 3)
+    assert [t.id for t in ws.threads(cursor=listing.cursor)] == [made[1].id, made[2].id]
+    with pytest.raises(limpet.InvalidArgument) as caught:
+        ws.threads(cursor="not a cursor")
+    assert caught.value.field == "cursor"
+
+
+def test_search_finds_threads_by_their_comments_text_with_the_tool_s_rules(ws):
+    a = ws.add("src/auth.py", 10, 14, "Handle expired tokens")
+    ws.add("src/auth.py", 17, 18, "double it")
+    ws.reply(a.id, "and revoked TOKENS too")
+    assert [t.id for t in ws.search("revoked tok")] == [a.id]
+    assert [t.id for t in ws.search("expired", file="src/*.py", since="2020-01-01")] == [a.id]
+    assert list(ws.search("expired", until="2020-01-01")) == []
+    for call, field in ((lambda: list(ws.search("(unclosed")), "query"),
+                        (lambda: ws.search("x", since="yesterday"), "since"), (lambda: ws.search("x", file="../*"), "file")):
+        with pytest.raises(limpet.LimpetError) as caught:
+            call()
+        assert (caught.value.field, caught.value.code) == (field, "INVALID_PATH" if field == "file" else
+                                                           "INVALID_ARGUMENT"), caught.value
+
+
+def test_edit_move_and_delete_check_their_arguments_as_the_tools_do(ws):
+    t = ws.add("src/auth.py", 10, 14, "Handle expired tokens")
+    with pytest.raises(limpet.InvalidArgument) as caught:
+        ws.edit(t.id, "")
+    assert caught.value.field == "body"
+    with pytest.raises(limpet.InvalidArgument) as caught:
+        ws.delete(t.id, author="x" * 201)
+    assert caught.value.field == "author"
+    with pytest.raises(limpet.InvalidAnchor):
+        ws.move(t.id, "src/auth.py", 17, 99)
+    assert ws.thread(t.id).body == "Handle expired tokens"
+
+
+def test_a_json_export_is_imported_back_losslessly_into_another_workspace(ws, workspace, tmp_path):
+    import shutil
+
+    t = ws.add("src/auth.py", 10, 14, "Handle expired tokens")
+    ws.export("json", tmp_path / "threads.json")
+    other = tmp_path / "copy"
+    shutil.copytree(workspace, other, ignore=shutil.ignore_patterns(".limpet"))
+    copy = limpet.Workspace(other)
+    report = copy.import_json(tmp_path / "threads.json")
+    assert report.imported == [t.id] and copy.thread(t.id).to_record() == ws.thread(t.id).to_record()
+    assert copy.import_json((tmp_path / "threads.json").read_bytes()).unchanged == [t.id]
+
+
+def test_an_export_may_hold_the_threads_of_several_workspaces(ws, workspace, tmp_path):
+    import shutil
+
+    other = tmp_path / "other"
+    shutil.copytree(workspace, other, ignore=shutil.ignore_patterns(".limpet"))
+    limpet.Workspace(other).add("main.go", 5, 7, "go")
+    ws.add("src/auth.py", 17, 18, "double it")
+    done = []
+    result = ws.export("jsonl", tmp_path / "both.jsonl", workspaces=[other], progress=done.append)
+    assert result.count == 2 and done and ws.count() == 1
