@@ -84,7 +84,7 @@ def _cli(workspace, *args):
 
 
 def test_limpet_list_prints_every_thread_page_after_page(workspace, service, many, monkeypatch):
-    monkeypatch.setattr("limpet.server.cli._app.PAGE", 3)  # 14 threads: five pages
+    monkeypatch.setattr("limpet._pages.PAGE", 3)  # 14 threads: five pages
     result = _cli(workspace, "list", "--json")
     listed = json.loads(result.output)
     assert [t["id"] for t in listed["threads"]] == _walk(service, "comment_list", {}, "threads", 1000)[0]
@@ -96,7 +96,7 @@ def test_limpet_list_prints_every_thread_page_after_page(workspace, service, man
 
 
 def test_limpet_list_limit_says_where_the_rest_begins(workspace, service, many, monkeypatch):
-    monkeypatch.setattr("limpet.server.cli._app.PAGE", 3)
+    monkeypatch.setattr("limpet._pages.PAGE", 3)
     first = json.loads(_cli(workspace, "list", "--limit", "5", "--json").output)
     assert first["count"] == 5 and first["total"] == len(many)
     rest = json.loads(_cli(workspace, "list", "--cursor", first["nextCursor"], "--json").output)
