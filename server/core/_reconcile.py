@@ -233,6 +233,7 @@ class Reconciler:
             self.index.update_later(self.hashes.workspace_hashes, self.ws.read_or_none,
                                     lambda: self._baseline(threads))
         checked = self.store.checked
+        now = utc_now()  # one instant for the whole reconcile: every move it records happened in it
         for path in stale_files:
             if path in sources:
                 source, digest = sources[path]
@@ -243,7 +244,7 @@ class Reconciler:
                 was = checked(t.id)
                 if was[0] == digest and (t.health != "orphaned" or workspace is None or was[1] == workspace):
                     continue  # its position was computed against this very content
-                updated = self._reanchor_one(t, source)
+                updated = self._reanchor_one(t, source, now)
                 # Checked against the content of the file it is placed in now (moved: another one).
                 placed = digest if updated.anchor.file == path else self.hashes.hash_of(updated.anchor.file)
                 self.store.stage(t, updated, placed, workspace if updated.health == "orphaned" else None)
@@ -322,7 +323,7 @@ class Reconciler:
             digest.update(f"{path}\0{hashes[path]}\n".encode())
         return digest.hexdigest()
 
-    def _reanchor_one(self, t: Thread, source: bytes | None) -> Thread:
+    def _reanchor_one(self, t: Thread, source: bytes | None, now: str) -> Thread:
         rel = reanchor(t.anchor, source, self.index)
         # Records with different content hashes differ: compared field by field only when those
         # agree (a record the engine built from changed content holds the new content's hash).
@@ -330,7 +331,7 @@ class Reconciler:
         if rel.health == t.health and (new is old or (new.content_hash == old.content_hash and new == old)):
             return t
         history = placement_history(t.history, t.anchor, t.health, rel.anchor, rel.health, rel.method,
-                                    rel.confidence, utc_now())
+                                    rel.confidence, now)
         # Lines, file or health that move are a change an incremental export must find: updated_at
         # moves with them (derived, like the position; a committed updated_at stays as written).
         placed = (new.file, new.line_start, new.line_end) != (old.file, old.line_start, old.line_end)
@@ -340,7 +341,7 @@ class Reconciler:
             anchor_method=rel.method,
             anchor_confidence=rel.confidence,
             history=history,
-            updated_at=utc_now() if placed or rel.health != t.health else t.updated_at,
+            updated_at=now if placed or rel.health != t.health else t.updated_at,
         )
 
 
