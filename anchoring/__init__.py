@@ -5,49 +5,61 @@ Public surface: building anchor records (`create_anchor`), re-anchoring them to 
 candidates for an orphan, and the language registry and complexity figures the prompts use.
 The records and errors it works with are limpet.model's.
 
-Each name loads its module when first asked for (PEP 562): a process that only creates an
+Each name loads its module when first asked for (limpet.model.Deferred): a process that only creates an
 anchor (`limpet add`) does not load the re-anchoring cascade, the workspace index or the
 complexity measures.
 """
 
 from types import ModuleType
-from typing import Any
 
-from limpet.model import content_hash
-
-
-def _home(name: str) -> ModuleType | None:
-    """The module that defines a public name (imported here, so the arrows stay visible)."""
-    if name in ("create_anchor", "text_hash"):
-        from limpet.anchoring import _anchor as home
-    elif name in ("Candidate", "orphan_candidates"):
-        from limpet.anchoring import _candidates as home
-    elif name in ("cyclomatic_complexity", "measures_complexity"):
-        from limpet.anchoring import _complexity as home
-    elif name in ("Baseline", "WorkspaceIndex"):
-        from limpet.anchoring import _index as home
-    elif name in ("language_for", "language_for_path"):
-        from limpet.anchoring import _languages as home
-    elif name in ("METHODS", "Relocation", "reanchor"):
-        from limpet.anchoring import _reanchor as home
-    elif name == "Symbol":
-        from limpet.anchoring import _symbols as home
-    else:
-        return None
-    return home
+from limpet.model import Deferred, content_hash
 
 
-def __getattr__(name: str) -> Any:
-    home = _home(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(home, name)
-    globals()[name] = value  # asked once
-    return value
+def _load_anchor() -> ModuleType:
+    from limpet.anchoring import _anchor
+    return _anchor
 
 
-def __dir__() -> list[str]:
-    return sorted(__all__)
+def _load_candidates() -> ModuleType:
+    from limpet.anchoring import _candidates
+    return _candidates
+
+
+def _load_complexity() -> ModuleType:
+    from limpet.anchoring import _complexity
+    return _complexity
+
+
+def _load_index() -> ModuleType:
+    from limpet.anchoring import _index
+    return _index
+
+
+def _load_languages() -> ModuleType:
+    from limpet.anchoring import _languages
+    return _languages
+
+
+def _load_reanchor() -> ModuleType:
+    from limpet.anchoring import _reanchor
+    return _reanchor
+
+
+def _load_symbols() -> ModuleType:
+    from limpet.anchoring import _symbols
+    return _symbols
+
+
+__getattr__ = _DEFERRED = Deferred(globals(), {
+    _load_anchor: ("create_anchor", "text_hash"),
+    _load_candidates: ("Candidate", "orphan_candidates"),
+    _load_complexity: ("cyclomatic_complexity", "measures_complexity"),
+    _load_index: ("Baseline", "WorkspaceIndex"),
+    _load_languages: ("language_for", "language_for_path"),
+    _load_reanchor: ("METHODS", "Relocation", "reanchor"),
+    _load_symbols: ("Symbol",),
+})
+__dir__ = _DEFERRED.dir
 
 
 __all__ = [

@@ -9,7 +9,7 @@ Importing this package is cheap: pyarrow loads with the Parquet exporter or the 
 schema, when first used.
 """
 
-from typing import Any
+from types import ModuleType
 
 from limpet.exporters._base import Exporter
 from limpet.exporters._json import EXPORT_SCHEMA, read_json_export
@@ -30,32 +30,40 @@ from limpet.exporters._types import (
     Origin,
     Progress,
 )
-
-_GITHUB_NAMES = ("MAX_GITHUB_INPUT", "GithubComment", "GithubThread", "Resolution", "author_of", "limpet_body",
-                 "read_github_comments", "read_review_threads")
+from limpet.model import Deferred
 
 
-def __getattr__(name: str) -> Any:
-    # The Parquet schema needs pyarrow: built when someone asks for it (PEP 562); the reader of
-    # GitHub's comments, when an import asks for it.
-    if name in ("PARQUET_SCHEMA", "PARQUET_SCHEMA_ID"):
-        from limpet.exporters import _arrow
+# The Parquet schema and the rows for engines (Delta, Spark) need pyarrow: built when someone
+# asks for them; the reader of GitHub's comments, when an import asks for it; detect-secrets,
+# when redacting.
+def _load_arrow() -> ModuleType:
+    from limpet.exporters import _arrow
+    return _arrow
 
-        return getattr(_arrow, name)
-    if name in _GITHUB_NAMES:
-        from limpet.exporters import _github_comments
 
-        return getattr(_github_comments, name)
-    if name in ("DELTA_SCHEMA", "thread_batches"):  # rows for engines (Delta, Spark): pyarrow too
-        from limpet.exporters import _delta
+def _load_github_comments() -> ModuleType:
+    from limpet.exporters import _github_comments
+    return _github_comments
 
-        return getattr(_delta, name)
-    if name == "Redactor":  # detect-secrets, loaded when redacting
-        from limpet.exporters import _secrets
 
-        return _secrets.Redactor
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+def _load_delta() -> ModuleType:
+    from limpet.exporters import _delta
+    return _delta
 
+
+def _load_secrets() -> ModuleType:
+    from limpet.exporters import _secrets
+    return _secrets
+
+
+__getattr__ = _DEFERRED = Deferred(globals(), {
+    _load_arrow: ("PARQUET_SCHEMA", "PARQUET_SCHEMA_ID"),
+    _load_github_comments: ("MAX_GITHUB_INPUT", "GithubComment", "GithubThread", "Resolution", "author_of",
+                            "limpet_body", "read_github_comments", "read_review_threads"),
+    _load_delta: ("DELTA_SCHEMA", "thread_batches"),
+    _load_secrets: ("Redactor",),
+})
+__dir__ = _DEFERRED.dir
 
 __all__ = [
     "DELTA_SCHEMA",

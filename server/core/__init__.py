@@ -12,8 +12,9 @@ The core alone talks to limpet.server.store and the engine; operations and doors
 the names exported here.
 """
 
-from typing import Any
+from types import ModuleType
 
+from limpet.model import Deferred
 from limpet.server.core._changes import Change, ChangeListener
 from limpet.server.core._datasets import RepositorySource, export_repositories, repository_batches
 from limpet.server.core._export import EXPORT_SCHEME, ImportReport, export_workspaces
@@ -56,20 +57,26 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    """The review's text rules and the regex search, imported when first asked for: only the
-    operations and the page that use them do (a `limpet list` builds neither)."""
-    if name in ("REVIEW_MODES", "REVIEW_REFERENCE", "ReviewMode"):
-        from limpet.server.core import _review_text
+# The review's text rules, GitHub's import and the regex search, imported when first asked
+# for: only the operations and the page that use them do (a `limpet list` builds none).
+def _load_review_text() -> ModuleType:
+    from limpet.server.core import _review_text
+    return _review_text
 
-        return {"REVIEW_MODES": _review_text.MODES, "REVIEW_REFERENCE": _review_text.REFERENCE,
-                "ReviewMode": _review_text.ReviewMode}[name]
-    if name == "GithubImportReport":
-        from limpet.server.core._github import GithubImportReport
 
-        return GithubImportReport
-    if name == "search_threads":
-        from limpet.server.core._search import search_threads
+def _load_github() -> ModuleType:
+    from limpet.server.core import _github
+    return _github
 
-        return search_threads
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+def _load_search() -> ModuleType:
+    from limpet.server.core import _search
+    return _search
+
+
+__getattr__ = _DEFERRED = Deferred(globals(), {
+    _load_review_text: ("REVIEW_MODES", "REVIEW_REFERENCE", "ReviewMode"),
+    _load_github: ("GithubImportReport",),
+    _load_search: ("search_threads",),
+})
+__dir__ = _DEFERRED.dir

@@ -11,13 +11,13 @@ import re
 from dataclasses import dataclass
 from typing import Literal, get_args
 
-__all__ = ["MODES", "REFERENCE", "Edit", "Reference", "ReviewMode", "apply_mode", "find_references", "heading_text"]
+__all__ = ["REVIEW_MODES", "REVIEW_REFERENCE", "Edit", "Reference", "ReviewMode", "apply_mode", "find_references", "heading_text"]
 
 ReviewMode = Literal["replace", "update-section", "append"]
-MODES: tuple[str, ...] = get_args(ReviewMode)
+REVIEW_MODES: tuple[str, ...] = get_args(ReviewMode)
 
 _REF = re.compile(r"\[(`?)(?P<path>[^\[\]`\s][^\[\]`\n]*?):(?P<line>\d{1,9})(?:-(?P<end>\d{1,9}))?\1\]\[\]")
-REFERENCE = _REF  # a `[`file:line`][]` reference (the page's renderer finds them in prose too)
+REVIEW_REFERENCE = _REF  # a `[`file:line`][]` reference (the page's renderer finds them in prose too)
 _HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$")
 _FENCE = re.compile(r"^ {0,3}(```|~~~)")
 

@@ -15,7 +15,8 @@ server, only the command line imports it (its thin layer). Every package of limp
 this one first (it is their parent), so the server loads only when `Workspace` is asked for.
 """
 
-from typing import TYPE_CHECKING, Any
+from types import ModuleType
+from typing import TYPE_CHECKING
 
 from limpet.model import (
     AUTHOR_TYPES,
@@ -26,6 +27,7 @@ from limpet.model import (
     Anchor,
     Comment,
     Decision,
+    Deferred,
     FileNotFound,
     HistoryEvent,
     InternalError,
@@ -76,15 +78,12 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    """`Workspace`, imported when first asked for: every `import limpet.model` (or exporters,
-    prompts, anchoring) runs this package first, and must not load the server with it."""
-    if name == "Workspace":
-        from limpet._workspace import Workspace
-
-        return Workspace
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+# `Workspace`, imported when first asked for: every `import limpet.model` (or exporters,
+# prompts, anchoring) runs this package first, and must not load the server with it.
+def _load_workspace() -> ModuleType:
+    from limpet import _workspace
+    return _workspace
 
 
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+__getattr__ = _DEFERRED = Deferred(globals(), {_load_workspace: ("Workspace",)})
+__dir__ = _DEFERRED.dir

@@ -9,8 +9,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from types import ModuleType
+from typing import TYPE_CHECKING
 
+from limpet.model import Deferred
 from limpet.server.mcp._hosts import HOSTS, TOKEN_ENV, HostConfig, host_config
 
 if TYPE_CHECKING:
@@ -21,16 +23,26 @@ if TYPE_CHECKING:
 __all__ = ["HOSTS", "TOKEN_ENV", "HostConfig", "McpApp", "build_mcp", "error_result", "host_config", "serve_stdio"]
 
 
-def __getattr__(name: str) -> Any:
-    # The MCP SDK takes ~0.4 s to import; `limpet mcp-config` and the other one-shot commands
-    # need only the host table, so the SDK-backed names load on first use.
-    if name in ("McpApp", "error_result"):
-        from limpet.server.mcp import _app
-        return getattr(_app, name)
-    if name == "build_mcp":
-        from limpet.server.mcp._build import build_mcp
-        return build_mcp
-    if name == "serve_stdio":
-        from limpet.server.mcp._stdio import serve_stdio
-        return serve_stdio
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+# The MCP SDK takes ~0.4 s to import; `limpet mcp-config` and the other one-shot commands
+# need only the host table, so the SDK-backed names load on first use.
+def _load_app() -> ModuleType:
+    from limpet.server.mcp import _app
+    return _app
+
+
+def _load_build() -> ModuleType:
+    from limpet.server.mcp import _build
+    return _build
+
+
+def _load_stdio() -> ModuleType:
+    from limpet.server.mcp import _stdio
+    return _stdio
+
+
+__getattr__ = _DEFERRED = Deferred(globals(), {
+    _load_app: ("McpApp", "error_result"),
+    _load_build: ("build_mcp",),
+    _load_stdio: ("serve_stdio",),
+})
+__dir__ = _DEFERRED.dir
