@@ -91,19 +91,20 @@ def load_entries(files: ThreadFiles, cache: EntryCache, thread_ids: Iterable[str
     what a fresh process does for every thread, so a cache hit costs a stat and a comparison
     here (~1 µs), not the calls of load_entry."""
     hits = cache.entries()
-    prefix = files.prefix
     lstat = os.lstat
-    for thread_id in thread_ids:
-        cached = hits.get(thread_id)
-        if cached is not None:
-            try:
-                state = file_state(lstat(prefix + thread_id + EVENTS_SUFFIX))
-            except OSError:
-                state = None
-            if state is not None and cached.state == state:
-                yield thread_id, _from_cache(cached, state)
-                continue
-        yield thread_id, _read_and_keep(files, cache, thread_id, apply, backup_dir, normalize)
+    with files.held() as folder:
+        fd = folder.fd if folder is not None else None
+        for thread_id in thread_ids:
+            cached = hits.get(thread_id)
+            if cached is not None and fd is not None:
+                try:
+                    state = file_state(lstat(thread_id + EVENTS_SUFFIX, dir_fd=fd))
+                except OSError:
+                    state = None
+                if state is not None and cached.state == state:
+                    yield thread_id, _from_cache(cached, state)
+                    continue
+            yield thread_id, _read_and_keep(files, cache, thread_id, apply, backup_dir, normalize)
 
 
 def _from_cache(cached: CachedEntry, state: FileState) -> Entry:

@@ -41,12 +41,12 @@ conversion of the older layout:
 Writers hold the cross-process lock on the workspace folder (`cross_process_lock`); a write
 the disk refuses is STORAGE_FAILED (`storage_failed`).
 
-Which workspace a command run in some folder means (`locate_workspace`) is found as git finds
-its repository: from the folder a command runs in, up, the first folder holding `.limpet/` (a store) or `.git`
-(the top of a worktree, where `limpet add` makes the store) is the workspace; outside both,
-the folder itself. A command run in `src/` of a checkout thus lists the checkout's threads and never starts a second store in `src/`. Paths a person types
-there (`limpet add util.py:3`) are relative to that folder, as git's are: `prefix` is where
-the folder lies in the workspace.
+Which workspace a command run in some folder means (`locate_workspace`) is found as git
+finds its repository: from that folder up, the first folder holding `.limpet/` (a store) or
+`.git` (the top of a worktree, where `limpet add` makes the store), else the folder itself.
+A command run in `src/` of a checkout lists the checkout's threads, never a second store in
+`src/`; paths typed there (`limpet add util.py:3`) are relative to it, as git's are
+(`prefix`: where the folder lies in the workspace).
 """
 
 from __future__ import annotations
@@ -359,7 +359,7 @@ def _convert(threads_dir: SafeDir, migrate: Callable[[str], bytes | None]) -> li
     converted = []
     for name in sorted(threads_dir.names()):
         st = threads_dir.lstat(name)
-        if not name.endswith(".json") or st is None or not _regular(st.st_mode):
+        if not name.endswith(".json") or st is None or not stat.S_ISREG(st.st_mode):
             continue
         thread_id = name[: -len(".json")]
         data = migrate(thread_id)
@@ -369,10 +369,6 @@ def _convert(threads_dir: SafeDir, migrate: Callable[[str], bytes | None]) -> li
         threads_dir.remove(name, (name,))
         converted.append(thread_id)
     return converted
-
-
-def _regular(mode: int) -> bool:
-    return stat.S_ISREG(mode)
 
 
 # -- which workspace a command run in some folder means --------------------------------------------

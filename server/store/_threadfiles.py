@@ -2,9 +2,10 @@
 
 A thread `c_1` lives in `.limpet/threads/c_1.jsonl` (events). A store from before the event
 layout has `c_1.json` instead; both may exist at once (a branch that still wrote the old
-layout merged into one that converted it): their events are read together. Symlinks are
-refused (a committed link would make limpet read or write outside the workspace), and so
-is anything that is not a regular file.
+layout merged into one that converted it): their events are read together. Every file is
+reached by name relative to the threads folder held open by the confinement layer, never by
+a path; a symlink is refused (a committed link would make limpet read or write outside the
+workspace), and so is anything that is not a regular file.
 
 What appending one event makes of a thread's file (`plan_append`): read, fold, repair, apply,
 check. The store's `append` writes what this plans (under its lock); nothing here writes. A file
@@ -19,7 +20,8 @@ import contextlib
 import os
 import re
 import stat
-from collections.abc import Callable, Iterable
+import threading
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,7 +36,7 @@ from limpet.model import (
     Thread,
     is_thread_id,
 )
-from limpet.server.store._confined import Confined, SafeDir, Unconfined, read_regular
+from limpet.server.store._confined import Confined, SafeDir, Unconfined
 from limpet.server.store._events import (
     MARKERS,
     Apply,
@@ -69,37 +71,67 @@ def folder_problem(folder: Confined) -> str | None:
 
 
 class ThreadFiles:
-    """Paths, raw reads and writes for the thread files of one threads folder."""
+    """The thread files of one threads folder, each reached by name relative to the folder's
+    descriptor (a SafeDir of the confinement layer), never by a path: a component of
+    `.limpet/threads` swapped for a symlink once the folder is open cannot redirect a read."""
 
     def __init__(self, place: Confined) -> None:
         self.place = place
         self.dir = place.path
-        self._dir_str = str(self.dir)
-        self.prefix = f"{self._dir_str}{os.sep}"  # + id + suffix: a thread's file
+        self._held = threading.local()  # per thread: the folder `held()` opened, its depth
 
-    def events_path(self, thread_id: str) -> str:
-        return f"{self.prefix}{thread_id}{EVENTS_SUFFIX}"
+    @contextlib.contextmanager
+    def held(self) -> Iterator[SafeDir | None]:
+        """The threads folder opened once (every component proved real) for the calls inside,
+        which reach each thread file relative to it; None when it is absent or refused
+        (`problem` says why). Re-entrant: inner calls use the outermost one's folder."""
+        held = self._held
+        if getattr(held, "depth", 0):
+            held.depth += 1
+            try:
+                yield held.folder
+            finally:
+                held.depth -= 1
+            return
+        try:
+            folder, held.problem = self.place.open(), None
+        except Unconfined as exc:
+            folder, held.problem = None, exc.message
+        except OSError as exc:
+            folder, held.problem = None, f"{self.dir}: {exc.strerror}"
+        held.folder, held.depth = folder, 1
+        try:
+            yield folder
+        finally:
+            held.folder, held.depth = None, 0
+            if folder is not None:
+                folder.close()
 
-    def legacy_path(self, thread_id: str) -> str:
-        return f"{self.prefix}{thread_id}{LEGACY_SUFFIX}"
+    @property
+    def problem(self) -> str | None:
+        """Why the folder was refused when this thread last held it (a symlink, not a folder)."""
+        return getattr(self._held, "problem", None)
 
     def states(self, thread_id: str, legacy: bool = True) -> States:
-        return (_lstate(self.events_path(thread_id)),
-                _lstate(self.legacy_path(thread_id)) if legacy else None)
+        with self.held() as folder:
+            if folder is None or not is_thread_id(thread_id):
+                return (None, None)
+            return (_lstate(folder.fd, f"{thread_id}{EVENTS_SUFFIX}"),
+                    _lstate(folder.fd, f"{thread_id}{LEGACY_SUFFIX}") if legacy else None)
 
     def read(self, thread_id: str, legacy: bool = True) -> tuple[States, ParsedFile, bytes | None]:
         """(the files' states, their events and problems, the events file's bytes)."""
         parsed = ParsedFile()
-        events_state, events_data = _read(self.events_path(thread_id), parsed)
+        with self.held() as folder:
+            if folder is None or not is_thread_id(thread_id):
+                return (None, None), parsed, None
+            events_state, events_data = _read(folder, f"{thread_id}{EVENTS_SUFFIX}", parsed)
+            legacy_state, legacy_data = _read(folder, f"{thread_id}{LEGACY_SUFFIX}", parsed) if legacy else (None, None)
         if events_data is not None:
             parse_events(events_data, parsed)
-        legacy_state = None
-        if legacy:
-            legacy_state, legacy_data = _read(self.legacy_path(thread_id), parsed)
-            if legacy_data is not None:
-                parse_legacy(legacy_data, parsed)
+        if legacy_data is not None:
+            parse_legacy(legacy_data, parsed)
         return (events_state, legacy_state), parsed, events_data
-
 
     def write(self, thread_id: str, data: bytes, *, legacy: bool, durable: bool, scratch: SafeDir | None) -> None:
         """The thread's events file becomes `data` (atomically); `legacy`: its file of the older
@@ -194,39 +226,39 @@ def read_backup(backup_dir: Confined | None, thread_id: str) -> ParsedFile | Non
     return None
 
 
-def _lstate(path: str) -> FileState | None:
+def _lstate(fd: int, name: str) -> FileState | None:
     try:
-        return file_state(os.lstat(path))
+        return file_state(os.lstat(name, dir_fd=fd))
     except OSError:
         return None
 
 
-def _read(path: str, parsed: ParsedFile) -> tuple[FileState | None, bytes | None]:
+def _read(folder: SafeDir, name: str, parsed: ParsedFile) -> tuple[FileState | None, bytes | None]:
     try:
-        st = os.lstat(path)
+        st = os.lstat(name, dir_fd=folder.fd)
     except FileNotFoundError:
         return None, None
     except OSError as exc:
-        parsed.problems.append(f"{os.path.basename(path)}: {exc.strerror}")
+        parsed.problems.append(f"{name}: {exc.strerror}")
         return None, None
     state = file_state(st)
     if stat.S_ISLNK(st.st_mode):
-        parsed.problems.append(f"{os.path.basename(path)} is a symlink: refused")
+        parsed.problems.append(f"{name} is a symlink: refused")
         return state, None
     if not stat.S_ISREG(st.st_mode):
-        parsed.problems.append(f"{os.path.basename(path)} is not a regular file: refused")
+        parsed.problems.append(f"{name} is not a regular file: refused")
         return state, None
     if st.st_size > MAX_THREAD_FILE_BYTES:  # measured before a byte is read
         parsed.damaged = True
-        parsed.problems.append(f"{os.path.basename(path)}: larger than {MAX_THREAD_FILE_BYTES:,} bytes "
+        parsed.problems.append(f"{name}: larger than {MAX_THREAD_FILE_BYTES:,} bytes "
                                "(MAX_THREAD_FILE_BYTES): not read")
         return state, None
     try:
-        return state, read_regular(path)
+        return state, folder.read(name)
     except FileNotFoundError:
         return None, None
     except OSError as exc:
-        parsed.problems.append(f"{os.path.basename(path)}: {exc.strerror}")
+        parsed.problems.append(f"{name}: {exc.strerror}")
         return state, None
 
 

@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from typing import NoReturn
 
 from limpet.model import Anchor, FileNotFound, StoreError, Thread
-from limpet.server.store._confined import Confined, Unconfined
+from limpet.server.store._confined import Confined, SafeDir, Unconfined
 from limpet.server.store._derived import NEVER, DerivedCache, FileHashes, Positions
 from limpet.server.store._documents import Documents
 from limpet.server.store._entries import (
@@ -70,7 +70,6 @@ class ThreadStore:
         """one_shot: the process reads the store for one command and exits (no folder watch)."""
         self.ws = workspace
         self.dir = workspace.store_dir
-        self.threads_dir = self.dir / "threads"
         self.lock_timeout = lock_timeout
         self.places = locate(workspace.root)
         self._apply = apply
@@ -80,7 +79,7 @@ class ThreadStore:
         self._threads: dict[str, Thread] = {}  # the readable threads (what listings show)
         self._placed = PlacedFiles()  # the stale check's per-file summary
         self._order = ThreadOrder(lambda: iter(self._threads.values()), self._threads.__getitem__)
-        self._tracker = DirTracker(self.threads_dir, watch=not one_shot)
+        self._tracker = DirTracker(self.places.threads.path, watch=not one_shot)
         self._legacy_possible = True  # until a full scan finds no `.json` thread file
         derived = DerivedCache(self.private_folder)
         self._positions = Positions(derived, workspace.normalize)
@@ -120,7 +119,7 @@ class ThreadStore:
         problem = folder_problem(self.places.threads)
         if problem is not None:
             raise StoreError(f"Refusing to write: {problem}", details={"store": str(self.dir)})
-        if self._prepared and (self.dir / "store.json").is_file() and self.threads_dir.is_dir():
+        if self._prepared and self._still_prepared():
             return
         try:
             converted = prepare_store(self.places.store, self.places.threads, self._files.converted)
@@ -130,6 +129,15 @@ class ThreadStore:
             self._refresh_one(thread_id)
         remove_private_temps(self.places)
         self._prepared = True
+
+    def _still_prepared(self) -> bool:
+        """The marker and the threads folder are still there (a checkout may remove them)."""
+        with contextlib.suppress(OSError, Unconfined):
+            store = self.places.store.open()
+            if store is not None:
+                with store:
+                    return store.regular_or_absent("store.json") is not None and store.lstat("threads") is not None
+        return False
 
     def private_folder(self, create: bool = True) -> Confined | None:
         """This checkout's private folder (see _layout), or None when there is none to use
@@ -148,8 +156,9 @@ class ThreadStore:
 
     # -- reading ---------------------------------------------------------------------------
     def get(self, thread_id: str, field: str = "thread_id") -> Thread:
-        self._usable()
-        entry = self._refresh_one(thread_id)
+        with self._files.held():
+            self._usable()
+            entry = self._refresh_one(thread_id)
         if entry is not None and entry.thread is not None:
             return entry.thread
         raise unreadable(thread_id, entry, field)
@@ -213,41 +222,39 @@ class ThreadStore:
         return self._placed.stale(self._entries, path, threads, digest)
 
     def _usable(self) -> None:
-        """StoreError when the store's folders are not folders (a symlink, a file): refused."""
-        problem = folder_problem(self.places.threads)
+        """StoreError when the threads folder held now was refused (a symlink, not a folder)."""
+        problem = self._files.problem
         if problem is not None:
             raise StoreError(f"The store cannot be read: {problem}", details={"store": str(self.dir)},
                              suggestion="Make .limpet/ and .limpet/threads/ plain folders of the workspace.")
 
     def _refresh(self) -> None:
-        """Catch up with the threads folder: only the files that changed, when known."""
-        self._usable()
-        changed = self._tracker.changed()
-        if changed is ALL:
-            self._scan()
-            return
-        for name in changed:
-            thread_id = thread_id_of_name(name)
-            if thread_id is not None:
-                if name.endswith(LEGACY_SUFFIX):
-                    self._legacy_possible = True
-                self._refresh_one(thread_id, force=True)
+        """Catch up with the threads folder: only the files that changed, when known. Every
+        thread file is reached relative to the folder, held open (proved real) meanwhile."""
+        with self._files.held() as folder:
+            self._usable()
+            changed = self._tracker.changed()
+            if changed is ALL:
+                self._scan(folder)
+                return
+            for name in changed:
+                thread_id = thread_id_of_name(name)
+                if thread_id is not None:
+                    if name.endswith(LEGACY_SUFFIX):
+                        self._legacy_possible = True
+                    self._refresh_one(thread_id, force=True)
 
-    def _scan(self) -> None:
+    def _scan(self, folder: SafeDir | None) -> None:
         names: set[str] = set()
-        folder_ok = folder_problem(self.places.threads) is None
-        if folder_ok:
-            with contextlib.suppress(OSError, Unconfined):
-                folder = self.places.threads.open()
-                if folder is not None:
-                    with folder:
-                        names = set(folder.names())
+        if folder is not None:
+            with contextlib.suppress(OSError):
+                names = set(folder.names())
         ids = thread_ids_of_names(names)
         self._legacy_possible = any(n.endswith(LEGACY_SUFFIX) for n in names)
         for stale in set(self._entries) - ids:
             self._set(stale, None)
         with gc_paused():
-            new = [tid for tid in ids if tid not in self._entries] if folder_ok else []
+            new = [tid for tid in ids if tid not in self._entries]
             if new and not self._legacy_possible:
                 self._add_all(new)
             else:
@@ -285,9 +292,6 @@ class ThreadStore:
         if entry is not None and not force and entry.states == states:
             return entry
         if all(s is None for s in states):
-            self._set(thread_id, None)
-            return None
-        if states[0] is not None and folder_problem(self.places.threads) is not None:
             self._set(thread_id, None)
             return None
         return self._set(thread_id, self._load(thread_id))

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import sqlite3
 import subprocess
 import time
@@ -18,6 +19,7 @@ from support import SAMPLE, write_files
 from limpet.model import InvalidPath, LimpetError, StoreError
 from limpet.server.core import Service, ThreadFilter
 from limpet.server.store import Confined, Unconfined
+from limpet.server.store._threadfiles import ThreadFiles
 
 
 def _crafted_checkout(tmp_path: Path) -> tuple[Path, str]:
@@ -291,3 +293,34 @@ def test_a_crafted_dot_git_pointing_out_anchors_no_private_folder_there(tmp_path
     svc.flush()
 
     assert outside_snapshot(outside) == before  # no limpet/ folder, no database, no backups there
+
+
+# -- thread files are reached relative to the folder held open, never by a path ------------------
+
+@pytest.mark.parametrize("component", [".limpet", ".limpet/threads"])
+def test_a_component_swapped_for_a_symlink_once_the_folder_is_open_cannot_redirect_a_read(tmp_path, component):
+    workspace = tmp_path / "ws"
+    workspace.mkdir()
+    write_files(workspace, SAMPLE)
+    tid = Service(workspace).add("src/auth.py", 10, 14, "the real thread").id
+    name = f"{tid}.jsonl"
+    evil = tmp_path / "evil"  # the same layout and thread id elsewhere, saying something else
+    shutil.copytree(workspace / ".limpet", evil / ".limpet")
+    planted = evil / ".limpet" / "threads" / name
+    planted.write_bytes(planted.read_bytes().replace(b"the real thread", b"planted text"))
+    (evil / ".limpet" / "threads" / "c_1.jsonl").write_bytes(planted.read_bytes())
+    files = ThreadFiles(Confined(workspace, (".limpet", "threads")))
+
+    with files.held() as folder:
+        os.rename(workspace / component, workspace / f"{component}.real")  # swapped between the
+        os.symlink(evil / component, workspace / component)  # folder's open and the file's read
+        _states, parsed, data = files.read(tid)
+        listed = folder.names()
+        present = files.states(tid)
+
+    assert data is not None and b"the real thread" in data and b"planted" not in data
+    assert [e.body for e in parsed.events] == ["the real thread"]
+    assert listed == [name] and present[0] is not None
+    with files.held() as folder:  # the next hold walks the path again: the link is refused
+        assert folder is None and "symlink" in (files.problem or "")
+    assert files.read(tid)[2] is None
