@@ -113,20 +113,28 @@ class ThreadFiles:
         return getattr(self._held, "problem", None)
 
     def states(self, thread_id: str, legacy: bool = True) -> States:
-        with self.held() as folder:
-            if folder is None or not is_thread_id(thread_id):
-                return (None, None)
-            return (_lstate(folder.fd, f"{thread_id}{EVENTS_SUFFIX}"),
-                    _lstate(folder.fd, f"{thread_id}{LEGACY_SUFFIX}") if legacy else None)
+        held = self._held
+        if not getattr(held, "depth", 0):  # calls inside a hold (a whole store's read) skip its cost
+            with self.held():
+                return self.states(thread_id, legacy)
+        folder = held.folder
+        if folder is None or not _plain(thread_id):
+            return (None, None)
+        return (_lstate(folder.fd, thread_id + EVENTS_SUFFIX),
+                _lstate(folder.fd, thread_id + LEGACY_SUFFIX) if legacy else None)
 
     def read(self, thread_id: str, legacy: bool = True) -> tuple[States, ParsedFile, bytes | None]:
         """(the files' states, their events and problems, the events file's bytes)."""
+        held = self._held
+        if not getattr(held, "depth", 0):
+            with self.held():
+                return self.read(thread_id, legacy)
         parsed = ParsedFile()
-        with self.held() as folder:
-            if folder is None or not is_thread_id(thread_id):
-                return (None, None), parsed, None
-            events_state, events_data = _read(folder, f"{thread_id}{EVENTS_SUFFIX}", parsed)
-            legacy_state, legacy_data = _read(folder, f"{thread_id}{LEGACY_SUFFIX}", parsed) if legacy else (None, None)
+        folder = held.folder
+        if folder is None or not _plain(thread_id):
+            return (None, None), parsed, None
+        events_state, events_data = _read(folder, thread_id + EVENTS_SUFFIX, parsed)
+        legacy_state, legacy_data = _read(folder, thread_id + LEGACY_SUFFIX, parsed) if legacy else (None, None)
         if events_data is not None:
             parse_events(events_data, parsed)
         if legacy_data is not None:
@@ -224,6 +232,11 @@ def read_backup(backup_dir: Confined | None, thread_id: str) -> ParsedFile | Non
             with folder:
                 return parse_events(folder.read(f"{thread_id}{EVENTS_SUFFIX}"))
     return None
+
+
+def _plain(thread_id: str) -> bool:
+    """A name in the folder, never a path (an id may come from a request): no separator, no NUL."""
+    return "/" not in thread_id and "\x00" not in thread_id
 
 
 def _lstate(fd: int, name: str) -> FileState | None:
