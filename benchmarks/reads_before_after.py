@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/reads_before_after.py --before OTHER/.venv/bin/python [--runs 7]
 
 OTHER is a second worktree at the commit to compare with (`git worktree add --detach OTHER REV`,
-with its own `.venv`, as /work/mkwt.sh makes one). One workspace of 20,000 threads
+with its own `.venv`: `python -m venv .venv; .venv/bin/pip install -e .`). One workspace of 20,000 threads
 (`_common.make_workspace(root, 200, 100)`, no git: the private folder is `.limpet/cache/`) is
 copied twice, one copy per side, so each keeps its own caches. Per round, sides interleaved
 (the order alternating): a cold read (the thread cache removed: every thread file read,
