@@ -44,7 +44,7 @@ def service(ctx: click.Context) -> Service:
 def resolve_id(ctx: click.Context, prefix: str, field: str = "thread_id") -> str:
     """The full thread id for an id or a unique prefix of one (`c_17637`, or `17637`)."""
     try:
-        return service(ctx).resolve_thread_id(prefix, field)
+        return workspace(ctx).resolve_id(prefix, field)
     except LimpetError as exc:
         fail(exc, ctx.find_root().obj.get("json") or ctx.params.get("as_json"))
         raise AssertionError("unreachable") from exc  # fail exits

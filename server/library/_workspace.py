@@ -209,7 +209,8 @@ class Workspace:
         ExportResult (format, count, bytes_written, path, secrets, warnings)."""
         flt = self._export_filter(file, status, health, tag, author, since)
         out = os.fspath(path) if isinstance(path, os.PathLike) else path
-        sources = [self.service, *(RepositorySource(w) for w in workspaces)]
+        # Several: each opened only while its threads are read, and let go (memory of the largest).
+        sources = [RepositorySource(w) for w in (self.root, *workspaces)] if workspaces else [self.service]
         return export_workspaces(sources, format, flt, out, progress=progress, **options)
 
     def count(self, *, file: str | None = None, status: str | None = None, health: str | None = None,
