@@ -7,7 +7,7 @@ only: no I/O, no engine, no server. And `Deferred`, the one way every package of
 puts off importing a module until one of its names is asked for.
 """
 
-from limpet.model._anchor import ANCHOR_VERSION, Anchor, content_hash, packed_sketch
+from limpet.model._anchor import ANCHOR_VERSION, PLACE, Anchor, content_hash, packed_sketch
 from limpet.model._deferred import Deferred
 from limpet.model._digest import blake2b
 from limpet.model._errors import (
@@ -38,6 +38,7 @@ from limpet.model._limits import (
     READ_BUDGETS,
     Budget,
 )
+from limpet.model._record import Record, WireField, wire_fields
 from limpet.model._thread import Comment, Decision, HistoryEvent, Snapshot, Thread
 from limpet.model._vocabulary import (
     AUTHOR_TYPES,
@@ -80,6 +81,7 @@ __all__ = [
     "MAX_NESTING",
     "MAX_RECORD_BYTES",
     "MAX_THREAD_FILE_BYTES",
+    "PLACE",
     "READ_BUDGETS",
     "SCHEMA_VERSION",
     "STATUSES",
@@ -105,6 +107,7 @@ __all__ = [
     "LimpetError",
     "LockTimeout",
     "ParseFailure",
+    "Record",
     "Snapshot",
     "Status",
     "StorageFailed",
@@ -114,8 +117,10 @@ __all__ = [
     "Tag",
     "Thread",
     "ThreadNotFound",
+    "WireField",
     "blake2b",
     "content_hash",
     "packed_sketch",
     "is_thread_id",
+    "wire_fields",
 ]

@@ -5,22 +5,34 @@ the raw source and 0-based rows. An anchor is either on a whole symbol (`positio
 its lines differ from the symbol's by at most a few lines, kept as offsets so a decorator or
 comment line still maps), on lines inside a symbol (`position="lines"`), or on file-level
 lines (`"file"`). The engine (limpet.anchoring) builds and relocates these records; this
-module only holds them and turns them into dicts and back.
+module only holds them (their dict form is derived: model/_record.py).
 """
 
 from __future__ import annotations
 
 import struct
 from collections.abc import Iterable
-from typing import Any
 
 import msgspec
 
 from limpet.model._digest import blake2b
+from limpet.model._record import Record
 
-__all__ = ["ANCHOR_VERSION", "Anchor", "content_hash", "packed_sketch"]
+__all__ = ["ANCHOR_VERSION", "PLACE", "Anchor", "content_hash", "packed_sketch"]
 
 ANCHOR_VERSION = 1
+# What of an anchor a client reads (the thread JSON spells these flat, in this order); the rest
+# is the engine's evidence.
+PLACE = (
+    "file",
+    "line_start",
+    "line_end",
+    "start_character",
+    "end_character",
+    "symbol",
+    "symbol_kind",
+    "selected_text",
+)
 
 
 def content_hash(source: bytes) -> str:
@@ -41,7 +53,7 @@ def packed_sketch(values: Iterable[int]) -> str:
         raise ValueError(f"fingerprint values must be 32-bit unsigned integers: {exc}") from None
 
 
-class Anchor(msgspec.Struct, frozen=True, gc=False):
+class Anchor(Record):
     file: str
     line_start: int
     line_end: int
@@ -86,20 +98,3 @@ class Anchor(msgspec.Struct, frozen=True, gc=False):
         """The fingerprint's values."""
         fp = self.fingerprint
         return struct.unpack(f">{len(fp) // 8}I", bytes.fromhex(fp)) if fp else ()  # type: ignore[arg-type]
-
-    def to_dict(self) -> dict[str, Any]:
-        # By hand: dataclasses.asdict deep-copies every field recursively (slow; every field
-        # is an immutable scalar).
-        return {name: getattr(self, name) for name in _FIELD_NAMES}
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Anchor:
-        values = d if _FIELD_SET.issuperset(d) else {k: v for k, v in d.items() if k in _FIELD_SET}
-        fp = values.get("fingerprint")
-        if fp is not None and not isinstance(fp, str):
-            values = {**values, "fingerprint": list(map(int, fp or ()))}
-        return cls(**values)
-
-
-_FIELD_NAMES = tuple(f.name for f in msgspec.structs.fields(Anchor))
-_FIELD_SET = frozenset(_FIELD_NAMES)

@@ -6,11 +6,25 @@ operation's argument model, so MCP schemas, HTTP validation and the CLI agree.
 
 from __future__ import annotations
 
+import types
+import typing
 from typing import Annotated, Any
 
+import msgspec
 from msgspec import Meta
 
-from limpet.model import MAX_BODY, THREAD_ID_PATTERN, AuthorType, Health, Status, Tag
+from limpet.model import (
+    MAX_BODY,
+    THREAD_ID_PATTERN,
+    AuthorType,
+    Health,
+    Record,
+    Status,
+    Tag,
+    Thread,
+    WireField,
+    wire_fields,
+)
 from limpet.server.operations._declare import Args, Check, Out, Schema
 
 __all__ = [
@@ -82,31 +96,27 @@ def described(tp: Any, description: str) -> Any:
 NEXT_CURSOR = "Pass as `cursor` for the next page; null on the last page"
 
 
-# Top-level fields are typed; nested parts (comments, decision) are described, not spelled out
-# field by field: SDK clients validate every result against this schema, and a deep schema made
-# that validation cost more than the call itself on long listings (benchmarks/README.md).
-class ThreadOut(Out):
-    """The contract's thread JSON."""
+def _published(field: WireField) -> Any:
+    """A thread JSON field's type as the tools publish it. Top-level fields are typed; nested
+    records (comments, decision) are described by their keys, not spelled out field by field:
+    SDK clients validate every result against this schema, and a deep schema made that
+    validation cost more than the call itself on long listings (benchmarks/README.md)."""
+    record = next((tp for tp in (field.type, *typing.get_args(field.type)) if isinstance(tp, type)
+                   and issubclass(tp, Record)), None)
+    if record is None:
+        return field.type
+    keys = "{" + ", ".join(record.__struct_fields__) + "}"
+    if typing.get_origin(field.type) is tuple:
+        return described(list[dict[str, Any]], f"[{keys}]")
+    shape = dict[str, Any] | None if types.NoneType in typing.get_args(field.type) else dict[str, Any]
+    return described(shape, f"{keys} {field.description or ''}".rstrip())
 
-    id: str
-    file: str
-    line_start: int
-    line_end: int
-    start_character: int
-    end_character: int
-    symbol: str | None
-    symbol_kind: str | None
-    selected_text: str
-    health: HealthName
-    status: StatusName
-    tag: TagName
-    author: str
-    author_type: AuthorTypeName
-    ai_meta: dict[str, Any] | None
-    created_at: str
-    resolved_at: str | None
-    decision: described(dict[str, Any] | None, "{summary, decider, decided_at, status} once resolved")
-    comments: described(list[dict[str, Any]], "[{id, body, author, author_type, created_at, edited_at}]")
+
+# The contract's thread JSON, read off the thread's declaration (limpet.model.Thread: the
+# fields the contract names, in the wire's order; the wire's extras are left out).
+ThreadOut = msgspec.defstruct("ThreadOut", [(f.name, _published(f)) for f in wire_fields(Thread) if f.contract],
+                              bases=(Out,), kw_only=True, module=__name__)
+ThreadOut.__doc__ = "The contract's thread JSON."
 
 
 class ThreadResult(Out):
