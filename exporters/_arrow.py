@@ -7,73 +7,88 @@ exporter within a small factor of a hand-written pyarrow write.
 
 from __future__ import annotations
 
+import operator
+import types
+import typing
 from datetime import UTC, datetime
 from itertools import accumulate
+from typing import Any
 
 import pyarrow as pa
 
 from limpet.exporters._provenance import Languages, split_of
 from limpet.exporters._secrets import Redactor
 from limpet.exporters._types import DEFAULT_SHARES, ExportItem
-from limpet.model import InvalidArgument
+from limpet.model import PLACE, Comment, Decision, InvalidArgument, Record, Thread, wire_fields
 
 __all__ = ["PARQUET_SCHEMA", "PARQUET_SCHEMA_ID", "build_batch"]
 
 PARQUET_SCHEMA_ID = "limpet.parquet/2"  # /2 added repository, commit, language, split (columns only added)
 TS = pa.timestamp("us", tz="UTC")
 DICT = pa.dictionary(pa.int32(), pa.string())
+_THREAD = {f.name: f for f in wire_fields(Thread)}
 
-COMMENT = pa.struct(
-    [
-        pa.field("id", pa.string(), nullable=False),
-        pa.field("body", pa.string(), nullable=False),
-        pa.field("author", pa.string(), nullable=False),
-        pa.field("author_type", pa.string(), nullable=False),
-        pa.field("created_at", TS, nullable=False),
-        pa.field("edited_at", TS),
-    ]
-)
-DECISION = pa.struct(
-    [
-        pa.field("summary", pa.string()),
-        pa.field("decider", pa.string()),
-        pa.field("decided_at", TS),
-        pa.field("status", pa.string()),
-    ]
-)
+
+def _arrow(tp: Any, name: str, top: bool) -> tuple[pa.DataType, bool]:
+    """The Arrow type of a model field and whether it may be null, read off its Python type:
+    text, a timestamp (a field named `*_at`: UTC ISO 8601 by contract), int32, float64, a
+    vocabulary word (dictionary-encoded as a column, plain text inside a struct), a record (a
+    struct of its fields), a tuple of records (a list of them)."""
+    args = typing.get_args(tp)
+    if types.NoneType in args:
+        (inner,) = (a for a in args if a is not types.NoneType)
+        return _arrow(inner, name, top)[0], True
+    if typing.get_origin(tp) is typing.Literal:
+        return (DICT if top else pa.string()), False
+    if typing.get_origin(tp) is tuple:
+        return pa.list_(pa.field("element", _struct(args[0], nullable=False), nullable=False)), False
+    if isinstance(tp, type) and issubclass(tp, Record):
+        return _struct(tp, nullable=True), True
+    if tp is str:
+        return (TS if name.endswith("_at") else pa.string()), False
+    return {int: pa.int32(), float: pa.float64(), bool: pa.bool_()}[tp], False
+
+
+def _struct(record: type[Record], nullable: bool) -> pa.StructType:
+    """A record as an Arrow struct; inside one that may be null every field may be."""
+    hints = typing.get_type_hints(record)
+    fields = []
+    for name in record.__struct_fields__:
+        tp, optional = _arrow(hints[name], name, top=False)
+        fields.append(pa.field(name, tp, nullable=optional or nullable))
+    return pa.struct(fields)
+
+
+def _column(name: str, *, column: str | None = None) -> pa.Field:
+    """The column of a field of the thread JSON (limpet.model.Thread's declaration)."""
+    tp, optional = _arrow(_THREAD[name].type, name, top=True)
+    return pa.field(column or name, tp, nullable=optional)
+
+
+COMMENT = _struct(Comment, nullable=False)
+DECISION = _struct(Decision, nullable=True)
+# ai_meta is free-form in the model (what an agent sends); a dataset keeps the three keys the
+# tools document (comment_add's aiMeta), as a struct.
 AI_META = pa.struct(
     [pa.field("model", pa.string()), pa.field("confidence", pa.float64()), pa.field("reasoning", pa.string())]
 )
 
+# The dataset's columns, in order: the thread's fields (their types read off Thread), what is
+# computed per thread (the first comment, the code at creation and at resolution), and where
+# each thread comes from.
 PARQUET_SCHEMA = pa.schema(
     [
         pa.field("workspace", DICT, nullable=False),
-        pa.field("thread_id", pa.string(), nullable=False),
-        pa.field("file", pa.string(), nullable=False),
-        pa.field("line_start", pa.int32(), nullable=False),
-        pa.field("line_end", pa.int32(), nullable=False),
-        pa.field("start_character", pa.int32(), nullable=False),
-        pa.field("end_character", pa.int32(), nullable=False),
-        pa.field("symbol", pa.string()),
-        pa.field("symbol_kind", pa.string()),
-        pa.field("selected_text", pa.string(), nullable=False),
-        pa.field("tag", DICT, nullable=False),
-        pa.field("status", DICT, nullable=False),
-        pa.field("health", DICT, nullable=False),
-        pa.field("author", pa.string(), nullable=False),
-        pa.field("author_type", DICT, nullable=False),
+        _column("id", column="thread_id"),
+        *(_column(name) for name in PLACE),
+        *(_column(name) for name in ("tag", "status", "health", "author", "author_type")),
         pa.field("ai_meta", AI_META),
         pa.field("body", pa.string(), nullable=False),
-        pa.field("comment_count", pa.int32(), nullable=False),
-        pa.field("created_at", TS, nullable=False),
-        pa.field("updated_at", TS, nullable=False),
-        pa.field("resolved_at", TS),
-        pa.field("decision", DECISION),
-        pa.field("anchor_method", pa.string(), nullable=False),
-        pa.field("anchor_confidence", pa.float64(), nullable=False),
+        *(_column(name) for name in ("comment_count", "created_at", "updated_at", "resolved_at", "decision",
+                                     "anchor_method", "anchor_confidence")),
         pa.field("code_at_creation", pa.string()),
         pa.field("code_at_resolution", pa.string()),
-        pa.field("comments", pa.list_(pa.field("element", COMMENT, nullable=False)), nullable=False),
+        _column("comments"),
         pa.field("repository", DICT, nullable=False),
         pa.field("commit", pa.string()),
         pa.field("language", DICT),
@@ -81,6 +96,8 @@ PARQUET_SCHEMA = pa.schema(
     ],
     metadata={b"limpet.schema": PARQUET_SCHEMA_ID.encode()},
 )
+_OF_THREAD = {"thread_id": "id"}  # a column named otherwise than its field
+_PEOPLES_WORDS = frozenset({"body", "summary"})  # text fields of nested records that redaction cleans
 
 
 def _ts(values: list[str | None], column: str) -> pa.Array:
@@ -113,35 +130,37 @@ def _str(values: list[str | None]) -> pa.Array:
     return pa.array(values, pa.string())
 
 
-def _comments(threads: list, clean) -> pa.Array:
-    offsets = _int32(list(accumulate((len(t.comments) for t in threads), initial=0)))
-    flat = [c for t in threads for c in t.comments]
-    values = pa.StructArray.from_arrays(
-        [
-            _str([c.id for c in flat]),
-            _str([clean(c.body) for c in flat]),
-            _str([c.author for c in flat]),
-            _str([c.author_type for c in flat]),
-            _ts([c.created_at for c in flat], "comments.created_at"),
-            _ts([c.edited_at for c in flat], "comments.edited_at"),
-        ],
-        fields=list(COMMENT),
-    )
-    return pa.ListArray.from_arrays(offsets, values, type=PARQUET_SCHEMA.field("comments").type)
+def _records(values: list, struct: pa.StructType, clean, where: str, mask: pa.Array | None = None) -> pa.StructArray:
+    """Records (None where `mask` says) as a struct array of their fields, each built by type."""
+    children = []
+    for field in struct:
+        get = operator.attrgetter(field.name)
+        column = list(map(get, values)) if mask is None else [get(v) if v is not None else None for v in values]
+        if field.name in _PEOPLES_WORDS and clean is not _as_is:
+            column = [clean(x) if x is not None else None for x in column]
+        name = f"{where}.{field.name}"
+        children.append(_ts(column, name) if field.type == TS else pa.array(column, field.type))
+    return pa.StructArray.from_arrays(children, fields=list(struct), mask=mask)
 
 
-def _decisions(threads: list, clean) -> pa.Array:
-    ds = [t.decision for t in threads]
-    return pa.StructArray.from_arrays(
-        [
-            _str([clean(d.summary) if d else None for d in ds]),
-            _str([d.decider if d else None for d in ds]),
-            _ts([d.decided_at if d else None for d in ds], "decision.decided_at"),
-            _str([d.status if d else None for d in ds]),
-        ],
-        fields=list(DECISION),
-        mask=pa.array([d is None for d in ds], pa.bool_()),
-    )
+def _listed(lists: list, field: pa.Field, clean) -> pa.Array:
+    offsets = _int32(list(accumulate((len(x) for x in lists), initial=0)))
+    flat = [v for x in lists for v in x]
+    return pa.ListArray.from_arrays(offsets, _records(flat, field.type.value_type, clean, field.name), type=field.type)
+
+
+def _of_thread(field: pa.Field, threads: list, clean) -> pa.Array:
+    """A column of a thread field, built by its type (column at a time)."""
+    values = list(map(operator.attrgetter(_THREAD[_OF_THREAD.get(field.name, field.name)].path), threads))
+    if pa.types.is_list(field.type):
+        return _listed(values, field, clean)
+    if pa.types.is_struct(field.type):
+        return _records(values, field.type, clean, field.name, mask=pa.array([v is None for v in values], pa.bool_()))
+    if field.type == TS:
+        return _ts(values, field.name)
+    if field.type == DICT:
+        return _dict(values)
+    return pa.array(values, field.type)
 
 
 def _ai_meta(threads: list, clean=None) -> pa.Array:
@@ -194,38 +213,18 @@ def build_batch(items: list[ExportItem], shares: tuple[float, float, float] = DE
     ts = [it.thread for it in items]
     an = [t.anchor for t in ts]
     snaps = [t.snapshots for t in ts]
-    arrays = [
-        _dict([it.workspace for it in items]),
-        _str([t.id for t in ts]),
-        _str([a.file for a in an]),
-        _int32([a.line_start for a in an]),
-        _int32([a.line_end for a in an]),
-        _int32([a.start_character for a in an]),
-        _int32([a.end_character for a in an]),
-        _str([a.symbol for a in an]),
-        _str([a.symbol_kind for a in an]),
-        _str([clean(a.selected_text, a.file) for a in an]),
-        _dict([t.tag for t in ts]),
-        _dict([t.status for t in ts]),
-        _dict([t.health for t in ts]),
-        _str([t.author for t in ts]),
-        _dict([t.author_type for t in ts]),
-        _ai_meta(ts, clean),
-        _str([clean(t.comments[0].body) if t.comments else "" for t in ts]),
-        _int32([len(t.comments) for t in ts]),
-        _ts([t.created_at for t in ts], "created_at"),
-        _ts([t.updated_at for t in ts], "updated_at"),
-        _ts([t.resolved_at for t in ts], "resolved_at"),
-        _decisions(ts, clean),
-        _str([t.anchor_method for t in ts]),
-        pa.array([t.anchor_confidence for t in ts], pa.float64()),
-        _snapshot_text(snaps, "created", clean),
-        _snapshot_text(snaps, "resolved", clean),
-        _comments(ts, clean),
-        _dict(repos),
-        _str([it.commit for it in items]),
-        pa.array([languages.of(a.file, it.source) for a, it in zip(an, items, strict=True)],
-                 pa.string()).dictionary_encode(),
-        _dict([split_of(r, shares) for r in repos]),
-    ]
+    computed = {
+        "workspace": lambda: _dict([it.workspace for it in items]),
+        "selected_text": lambda: _str([clean(a.selected_text, a.file) for a in an]),
+        "ai_meta": lambda: _ai_meta(ts, clean),
+        "body": lambda: _str([clean(t.comments[0].body) if t.comments else "" for t in ts]),
+        "code_at_creation": lambda: _snapshot_text(snaps, "created", clean),
+        "code_at_resolution": lambda: _snapshot_text(snaps, "resolved", clean),
+        "repository": lambda: _dict(repos),
+        "commit": lambda: _str([it.commit for it in items]),
+        "language": lambda: pa.array([languages.of(a.file, it.source) for a, it in zip(an, items, strict=True)],
+                                     pa.string()).dictionary_encode(),
+        "split": lambda: _dict([split_of(r, shares) for r in repos]),
+    }
+    arrays = [computed[f.name]() if f.name in computed else _of_thread(f, ts, clean) for f in PARQUET_SCHEMA]
     return pa.RecordBatch.from_arrays(arrays, schema=PARQUET_SCHEMA)
