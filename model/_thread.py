@@ -11,7 +11,7 @@ builds.
 from __future__ import annotations
 
 import functools
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import msgspec
 
@@ -27,14 +27,14 @@ from limpet.model._record import (
     rounded_fields,
     sequence_fields,
 )
-from limpet.model._vocabulary import SCHEMA_VERSION, AuthorType, Health, Status, Tag
+from limpet.model._vocabulary import MAX_BODY, SCHEMA_VERSION, AuthorType, Health, Status, Tag
 
 __all__ = ["Comment", "Decision", "HistoryEvent", "Snapshot", "Thread"]
 
 
 class Comment(Record):
     id: str
-    body: str
+    body: Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_BODY)]
     author: str
     author_type: AuthorType
     created_at: str
@@ -45,7 +45,7 @@ class Decision(Record):
     summary: str
     decider: str
     decided_at: str
-    status: str = "resolved"  # resolved or wontfix: what the decision closed the thread as
+    status: Literal["resolved", "wontfix"] = "resolved"  # what the decision closed the thread as
 
 
 class HistoryEvent(Record):
@@ -72,8 +72,10 @@ class Snapshot(Record, omit_defaults=True):
 
 class Thread(Record, kw_only=True):
     """A thread as its events fold it. The vocabulary's words are its types (`Tag`, `Status`,
-    `Health`, `AuthorType`): a record read from disk (a snapshot event, an older store's
-    document) with any other word is refused as it is decoded, like any malformed field.
+    `Health`, `AuthorType`), and the bounds tool input meets are on them (a comment's body, a
+    decision's status, the confidence, at least one comment): a record read from disk (a
+    snapshot event, an older store's document, the thread cache) that breaks one is refused
+    as it is decoded, like any malformed field.
 
     Fields are in the order of the record and of the wire. On the wire the anchor is its
     place (`PLACE`, flat), the history and what anchoring said are extras, the snapshots are
@@ -92,8 +94,8 @@ class Thread(Record, kw_only=True):
     resolved_at: str | None = None
     decision: Annotated[Decision | None, msgspec.Meta(description="once resolved")] = None
     anchor_method: Extra[str] = "created"
-    anchor_confidence: Annotated[Extra[float], places(4)] = 1.0
-    comments: Annotated[tuple[Comment, ...], counted("comment_count")]
+    anchor_confidence: Annotated[Extra[float], places(4), msgspec.Meta(ge=0.0, le=1.0)] = 1.0
+    comments: Annotated[tuple[Comment, ...], counted("comment_count"), msgspec.Meta(min_length=1)]
     history: Extra[tuple[HistoryEvent, ...]] = ()
     snapshots: Hidden[dict[str, Snapshot]] = msgspec.field(default_factory=dict)
 

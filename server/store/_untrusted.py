@@ -16,10 +16,10 @@ them for use (`check_record`, `check_keys`, `load_record`):
 `Refused` is a ValueError: every reader already treats one as a damaged record (a line
 skipped and reported, a document restored from its backup, a cache row recomputed).
 
-A thread read from disk meets the rules tool input meets before limpet uses it (`vet_thread`,
-`vet_anchor`). Types are checked when a record is parsed (strict msgspec types, _events.py); these are
-the rules the types cannot say, the same ones tool input meets: the vocabulary (tags,
-statuses, healths, author types), body length, line bounds, and a file path that is a
+A thread read from disk meets the rules tool input meets before limpet uses it. Types are
+checked when a record is parsed (strict msgspec types, _events.py: the model's declarations
+carry the vocabulary, body lengths, a decision's status, the confidence); `vet_thread` and
+`vet_anchor` check the rules the types cannot say: line bounds and order, and a file path that is a
 canonical workspace path (`Workspace.normalize`, the tools' own check: no `..`, nothing
 absolute, nothing under `.git/` or `.limpet/`), and the read budgets on an anchor's evidence
 (limpet.model's READ_BUDGETS). A thread that fails is skipped and reported; it is never
@@ -42,18 +42,13 @@ import msgspec
 import orjson
 
 from limpet.model import (
-    AUTHOR_TYPES,
-    HEALTHS,
     MAX_ANCHORED_TEXT,
-    MAX_BODY,
     MAX_CONTEXT_CHARS,
     MAX_FINGERPRINT,
     MAX_LINE,
     MAX_NAME_CHARS,
     MAX_NESTING,
     MAX_RECORD_BYTES,
-    STATUSES,
-    TAGS,
     Anchor,
     LimpetError,
     Thread,
@@ -192,22 +187,12 @@ def vet_anchor(a: Anchor, normalize: Normalize) -> None:
 
 
 def vet_thread(t: Thread, normalize: Normalize) -> None:
-    """ValueError naming what is wrong with a thread folded from disk."""
-    for name, allowed in (("tag", TAGS), ("status", STATUSES), ("health", HEALTHS), ("author_type", AUTHOR_TYPES)):
-        if getattr(t, name) not in allowed:
-            raise ValueError(f"{name} {str(getattr(t, name))[:50]!r} is not one of {', '.join(allowed)}")
+    """ValueError naming what is wrong with a thread folded from disk. What its types say (the
+    vocabulary, a body's length, a decision's status, the confidence: limpet.model's
+    declarations) was checked as its records were decoded; these are the rules they cannot say."""
     vet_anchor(t.anchor, normalize)
     if not t.comments:
         raise ValueError("a thread without comments")
-    for c in t.comments:
-        if not c.body or len(c.body) > MAX_BODY:
-            raise ValueError(f"comment {c.id[:60]!r}: body empty or longer than {MAX_BODY} characters")
-        if c.author_type not in AUTHOR_TYPES:
-            raise ValueError(f"comment {c.id[:60]!r}: author_type {c.author_type[:50]!r}")
-    if t.decision is not None and t.decision.status not in ("resolved", "wontfix"):
-        raise ValueError(f"decision status {t.decision.status[:50]!r}")
-    if not 0.0 <= t.anchor_confidence <= 1.0:
-        raise ValueError("anchor_confidence outside 0..1")
 
 
 def bounded(a: Anchor) -> Anchor:

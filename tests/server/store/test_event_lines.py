@@ -57,3 +57,16 @@ def test_a_new_event_is_checked_like_a_line_read_from_disk():
         edits.new_event("replied", "alice", "human")  # no body
     event = edits.new_event("replied", "alice", "human", body="hello")
     assert parse_events(dump_event(event)).events == [event]
+
+
+def test_a_snapshot_whose_thread_breaks_a_bound_of_its_types_is_a_damaged_line(service, workspace):
+    """The bounds on a thread (a body's length, the vocabulary, ...) are its declaration's
+    (limpet.model.Thread): a snapshot event breaking one is refused as it is decoded."""
+    t = service.add("PLAN.md", 1, 1, "Check")
+    record = t.to_record()
+    del record["schema"]
+    record["comments"][0]["body"] = "x" * 10_001
+    line = {**REPLY, "event": "snapshot", "id": "e_17636000000009", "mode": "replace", "thread": record}
+    del line["body"]
+    parsed = parse_events(orjson.dumps(line, option=orjson.OPT_SORT_KEYS))
+    assert parsed.damaged and not parsed.events and "thread.comments" in parsed.problems[0]
