@@ -23,7 +23,7 @@ from limpet.server.core._ids import format_time, instant, local_author, utc_now
 from limpet.server.core._process import end_of_command, flush_all
 from limpet.server.core._reconcile import ReconcileReport
 from limpet.server.core._service import Service
-from limpet.server.core._validation import invalid_argument_from, invalid_argument_from_decoding
+from limpet.server.core._validation import invalid_argument_from_decoding
 from limpet.server.store import Located, locate_workspace
 
 __all__ = [
@@ -46,7 +46,6 @@ __all__ = [
     "flush_all",
     "format_time",
     "instant",
-    "invalid_argument_from",
     "invalid_argument_from_decoding",
     "is_glob",
     "local_author",

@@ -15,12 +15,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 from urllib.parse import unquote, urlparse
 
 import msgspec
 import orjson
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from limpet.anchoring import create_anchor
 from limpet.model import (
@@ -36,7 +35,7 @@ from limpet.model import (
 from limpet.server.core._ids import utc_now
 from limpet.server.core._reconcile import Reconciler
 from limpet.server.core._review_text import Edit, Reference, apply_mode, find_references
-from limpet.server.core._validation import invalid_argument_from
+from limpet.server.core._validation import invalid_argument_from_decoding
 from limpet.server.store import ThreadStore, Workspace
 
 __all__ = ["Reviews", "check_review"]
@@ -215,9 +214,9 @@ class Reviews:
 
     def _checked_selection(self, body: Any) -> tuple[dict[str, Any] | None, str | None]:
         try:
-            report = _SelectionReport.model_validate(body if isinstance(body, dict) else {"_": body})
-        except ValidationError as exc:
-            raise invalid_argument_from(exc) from None
+            report = msgspec.convert(body, _SelectionReport, strict=False)  # "5" reads as 5, as from a form
+        except msgspec.ValidationError as exc:
+            raise invalid_argument_from_decoding(exc) from None
         active = self._ws.normalize(report.active_file, "active_file") if report.active_file else None
         sel = report.selection
         if sel is None:
@@ -226,26 +225,22 @@ class Reviews:
             raise InvalidArgument("Selection lines must satisfy 1 <= line_start <= line_end",
                                   field="selection.line_start")
         file = self._ws.normalize(sel.file, "selection.file")
-        return {**sel.model_dump(), "file": file}, active
+        return {**msgspec.to_builtins(sel), "file": file}, active
 
     def clear_selection(self) -> None:
         self._store.documents.remove_private(SELECTION_DOC)
 
 
-class _SelectionIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    file: str = Field(min_length=1, max_length=4096)
-    line_start: int = Field(ge=1)
-    line_end: int = Field(ge=1)
-    text: str = Field(max_length=200_000)
+class _SelectionIn(msgspec.Struct, forbid_unknown_fields=True):
+    file: Annotated[str, msgspec.Meta(min_length=1, max_length=4096)]
+    line_start: Annotated[int, msgspec.Meta(ge=1)]
+    line_end: Annotated[int, msgspec.Meta(ge=1)]
+    text: Annotated[str, msgspec.Meta(max_length=200_000)]
 
 
-class _SelectionReport(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class _SelectionReport(msgspec.Struct, forbid_unknown_fields=True):
     selection: _SelectionIn | None = None
-    active_file: str | None = Field(None, max_length=4096)
+    active_file: Annotated[str, msgspec.Meta(max_length=4096)] | None = None
 
 
 _ANCHOR = msgspec.json.Decoder(Anchor)  # strict: JSON's types, as tool input

@@ -1,44 +1,19 @@
-"""Input checked with msgspec types (the tools' arguments, events) or pydantic models (the
-editor's settings and commands, a page's selection report), reported as limpet's
-INVALID_ARGUMENT naming the field."""
+"""Input checked with msgspec types (the tools' arguments, events, the editor's settings and
+commands, a page's selection report), reported as limpet's INVALID_ARGUMENT naming the field."""
 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
 
 from limpet.model import InvalidArgument
 
-if TYPE_CHECKING:  # pydantic is imported by the doors that use it, not by a `limpet list`
-    from pydantic import ValidationError
-
-__all__ = ["invalid_argument_from", "invalid_argument_from_decoding"]
+__all__ = ["invalid_argument_from_decoding"]
 
 _AT = re.compile(r" - at `\$\.?([^`]*)`$")
 # msgspec names a missing or unknown field in its message, at the object's own path.
 _NAMED = re.compile(r"^Object (missing required|contains unknown) field `([^`]*)`$")
 _NAMED_WORDS = {"missing required": ("required", "missing"),
                 "contains unknown": ("unknown argument: not one this operation takes", "extra_forbidden")}
-
-
-def invalid_argument_from(exc: ValidationError) -> InvalidArgument:
-    errors = exc.errors(include_url=False, include_input=False)
-    first = errors[0]
-    field = ".".join(str(p) for p in first["loc"]) or None
-    message = _message_for(first)
-    details = {
-        "errors": [
-            {"field": ".".join(str(p) for p in e["loc"]), "message": _message_for(e), "type": e["type"]}
-            for e in errors[:20]
-        ]
-    }
-    return InvalidArgument(message if not field else f"{field}: {message}", field=field, details=details)
-
-
-def _message_for(error: dict[str, Any]) -> str:
-    msg = str(error.get("msg", "invalid value"))
-    # Our own validators raise ValueError("..."); pydantic prefixes "Value error, ".
-    return msg.removeprefix("Value error, ")
 
 
 def invalid_argument_from_decoding(exc: Exception) -> InvalidArgument:

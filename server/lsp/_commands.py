@@ -19,13 +19,13 @@ unsaved edits maps to the saved file's lines; one inside them is refused until s
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
+import msgspec
 from lsprotocol import types as lsp
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from limpet.model import InvalidArgument, InvalidPath
-from limpet.server.core import ThreadFilter, invalid_argument_from
+from limpet.server.core import ThreadFilter, invalid_argument_from_decoding
 from limpet.server.lsp._documents import split_lines
 from limpet.server.lsp._page import find_page, thread_url
 from limpet.server.lsp._render import first_line, range_dict
@@ -40,18 +40,18 @@ COMMANDS = ("limpet.addThread", "limpet.reply", "limpet.resolve", "limpet.reopen
 _MAX_ORPHAN_ACTIONS = 10
 
 
-class _Position(BaseModel):
-    line: int = Field(ge=0)
-    character: int = Field(0, ge=0)
+class _Position(msgspec.Struct):
+    line: Annotated[int, msgspec.Meta(ge=0)]
+    character: Annotated[int, msgspec.Meta(ge=0)] = 0
 
 
-class _Range(BaseModel):
+class _Range(msgspec.Struct):
     start: _Position
     end: _Position
 
 
-class _Args(BaseModel):
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+class _Args(msgspec.Struct, kw_only=True, rename="camel", forbid_unknown_fields=True):
+    """A command's one argument, spelled as the code actions spell it (`threadId`)."""
 
 
 class AddArgs(_Args):
@@ -62,7 +62,7 @@ class AddArgs(_Args):
 
 
 class ThreadArgs(_Args):
-    thread_id: str = Field(alias="threadId")
+    thread_id: str
 
 
 class ReplyArgs(ThreadArgs):
@@ -80,7 +80,7 @@ class ReattachArgs(ThreadArgs):
 
 
 class OpenArgs(_Args):
-    thread_id: str | None = Field(None, alias="threadId")
+    thread_id: str | None = None
     uri: str | None = None
     range: _Range | None = None
 
@@ -90,9 +90,9 @@ def _parse(model: type[_Args], args: tuple[Any, ...]) -> Any:
     if not isinstance(raw, dict):
         raise rpc_error(InvalidArgument("Pass one JSON object as the command's argument", field="arguments"))
     try:
-        return model.model_validate(raw)
-    except ValidationError as exc:
-        raise rpc_error(invalid_argument_from(exc)) from None
+        return msgspec.convert(raw, model, strict=False)
+    except msgspec.ValidationError as exc:
+        raise rpc_error(invalid_argument_from_decoding(exc)) from None
 
 
 def _lines_of(r: _Range | lsp.Range) -> tuple[int, int]:

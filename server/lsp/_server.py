@@ -17,16 +17,16 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
+import msgspec
 from lsprotocol import types as lsp
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
 from limpet.model import LimpetError
-from limpet.server.core import Change, Service, invalid_argument_from, local_author
+from limpet.server.core import Change, Service, invalid_argument_from_decoding, local_author
 from limpet.server.lsp._documents import OpenDocument, marks_for
 from limpet.server.lsp._protocol import Json, Protocol, converter
 from limpet.server.lsp._render import diagnostic
@@ -44,17 +44,15 @@ def _version() -> str:
         return "0"
 
 
-class Settings(BaseModel):
-    """initializationOptions (all optional)."""
+class Settings(msgspec.Struct, kw_only=True, rename="camel"):
+    """initializationOptions (all optional; spelled as editors spell them, `debounceMs`;
+    options this limpet does not know are ignored)."""
 
-    model_config = ConfigDict(extra="ignore", populate_by_name=True)
-    debounce_ms: int = Field(150, ge=0, le=10_000, alias="debounceMs",
-                             description="Quiet time after an edit before the engine re-anchors the document")
-    show_resolved: bool = Field(True, alias="showResolved", description="Resolved threads as hint diagnostics")
-    page_url: str | None = Field(None, alias="pageUrl", max_length=2000,
-                                 description="The web page's base URL (default: found on loopback)")
-    author: str | None = Field(None, min_length=1, max_length=200,
-                               description="Who writes from this editor (default: $LIMPET_AUTHOR or $USER)")
+    # Quiet time after an edit before the engine re-anchors the document
+    debounce_ms: Annotated[int, msgspec.Meta(ge=0, le=10_000)] = 150
+    show_resolved: bool = True  # resolved threads as hint diagnostics
+    page_url: Annotated[str, msgspec.Meta(max_length=2000)] | None = None  # default: found on loopback
+    author: Annotated[str, msgspec.Meta(min_length=1, max_length=200)] | None = None  # default: $LIMPET_AUTHOR or $USER
 
 
 def rpc_error(exc: LimpetError) -> JsonRpcException:
@@ -86,9 +84,9 @@ class LimpetServer(LanguageServer):
     # -- lifecycle ------------------------------------------------------------------------
     def begin(self, params: lsp.InitializeParams) -> None:
         try:
-            self.settings = Settings.model_validate(params.initialization_options or {})
-        except ValidationError as exc:
-            raise rpc_error(invalid_argument_from(exc)) from None
+            self.settings = msgspec.convert(params.initialization_options or {}, Settings, strict=False)
+        except msgspec.ValidationError as exc:
+            raise rpc_error(invalid_argument_from_decoding(exc)) from None
         root = self.explicit_root or _root_of(params) or os.getcwd()
         try:
             self.service = Service(root)
