@@ -6,29 +6,22 @@ places by similarity are listed, each with the evidence that produced it.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
-from typing import Any
-
 from limpet.anchoring._fileview import FileView, SymbolView, file_view
 from limpet.anchoring._index import WorkspaceIndex
 from limpet.anchoring._languages import family_for_path
 from limpet.anchoring._locate import fuzzy_windows
 from limpet.anchoring._mapping import kinds_compatible, map_into_symbol, symbol_similarity
-from limpet.model import Anchor
+from limpet.model import Anchor, Record
 
 MIN_SCORE = 0.3  # below this a suggestion is noise
 
 
-@dataclass(frozen=True)
-class Candidate:
+class Candidate(Record):  # its dict form (`to_dict`) is derived, as every record's
     file: str
     line_start: int  # 1-based, inclusive
     line_end: int
     score: float  # 0..1
     method: str  # symbol | renamed | moved | fuzzy
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 def orphan_candidates(anchor: Anchor, source: bytes | None, index: WorkspaceIndex | None, k: int = 5,

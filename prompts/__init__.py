@@ -1,6 +1,6 @@
 """limpet.prompts: MCP prompts as Jinja2 templates filled with real data from the workspace.
 
-One typed function per prompt gathers the data (`gather_*`, a dataclass whose fields are
+One typed function per prompt gathers the data (`gather_*`, a msgspec struct whose fields are
 exactly the template's variables) and renders `templates/NAME.md.j2`, or the workspace's
 `.limpet/prompts/NAME.md.j2` override, in a sandbox. The application is reached only
 through the `PromptSource` protocol: nothing here imports limpet.server.
@@ -21,7 +21,7 @@ from limpet.prompts._source import CandidateLike, PromptSource, ToolArg, ToolSpe
 from limpet.prompts._spec import PromptArg, PromptSpec
 from limpet.prompts._training import Count, TrainingExportData, gather_training_export, training_export
 
-# The dataclass each template is rendered with (its fields are the template's variables).
+# The struct each template is rendered with (its fields are the template's variables).
 TEMPLATE_DATA = {
     "review_code": ReviewCodeData,
     "explain_complexity": ExplainComplexityData,

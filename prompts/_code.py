@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+
+import msgspec
 
 from limpet.anchoring import language_for
 from limpet.model import Thread
@@ -31,8 +32,7 @@ MAX_BODY_CHARS = 600
 _BACKTICKS = re.compile(r"`{3,}")
 
 
-@dataclass(frozen=True, slots=True)
-class CodeListing:
+class CodeListing(msgspec.Struct, frozen=True):
     language: str  # fence info string ("" when unknown)
     fence: str  # longer than any backtick run inside, so the code cannot close it
     text: str  # "  12 | code" lines, gaps marked
@@ -46,8 +46,7 @@ class CodeListing:
         return self.shown_lines < self.last_line - self.first_line + 1
 
 
-@dataclass(frozen=True, slots=True)
-class ThreadView:
+class ThreadView(msgspec.Struct, frozen=True):
     id: str
     lines: str  # "line 14" or "lines 14-21"
     symbol: str | None

@@ -4,7 +4,7 @@ their ranges and code, and a request for NOTE comments."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import msgspec
 
 from limpet.anchoring import cyclomatic_complexity, measures_complexity
 from limpet.model import InvalidArgument
@@ -21,8 +21,7 @@ MAX_FUNCTION_LINES = 150  # one function's code; longer ones keep their head
 MAX_TOTAL_LINES = 600  # all functions together; past it, ranges only
 
 
-@dataclass(frozen=True, slots=True)
-class ComplexFunction:
+class ComplexFunction(msgspec.Struct, frozen=True):
     name: str  # qualified: AuthService.validate_token
     kind: str
     line_start: int
@@ -31,8 +30,7 @@ class ComplexFunction:
     code: CodeListing | None  # None once the prompt's budget is spent
 
 
-@dataclass(frozen=True, slots=True)
-class ExplainComplexityData:
+class ExplainComplexityData(msgspec.Struct, frozen=True):
     file: str
     language: str
     supported: bool  # the language has decision-point captures

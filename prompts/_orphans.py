@@ -4,7 +4,7 @@ resolve the thread."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import msgspec
 
 from limpet.model import LimpetError, Thread
 from limpet.prompts._code import CodeListing, ThreadView, file_lines, language_of, listing, thread_view
@@ -20,8 +20,7 @@ MAX_ORIGINAL_LINES = 60
 MAX_CANDIDATE_LINES = 40
 
 
-@dataclass(frozen=True, slots=True)
-class CandidateView:
+class CandidateView(msgspec.Struct, frozen=True):
     file: str
     line_start: int
     line_end: int
@@ -31,8 +30,7 @@ class CandidateView:
     move_call: str | None
 
 
-@dataclass(frozen=True, slots=True)
-class OrphanView:
+class OrphanView(msgspec.Struct, frozen=True):
     thread: ThreadView
     last_location: str  # file:line[-line]
     original_location: str  # where the thread was written
@@ -41,8 +39,7 @@ class OrphanView:
     resolve_call: str | None
 
 
-@dataclass(frozen=True, slots=True)
-class FixOrphansData:
+class FixOrphansData(msgspec.Struct, frozen=True):
     file: str | None  # the filter, when given
     orphans: tuple[OrphanView, ...]
     more: int  # orphans not shown (prompt size)

@@ -12,10 +12,11 @@ first render: a server's cold start never pays for it.
 
 from __future__ import annotations
 
-from dataclasses import fields, is_dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any, Protocol
+
+import msgspec
 
 from limpet.model import ParseFailure
 
@@ -77,10 +78,10 @@ def _override_of(name: str, folder: TemplateFolder) -> tuple[str, str, bool]:
 
 
 def context_of(data: Any) -> dict[str, Any]:
-    """A dataclass's top-level fields (or a mapping) as template variables; nested values
-    stay objects, so templates read attributes."""
-    if is_dataclass(data):
-        return {f.name: getattr(data, f.name) for f in fields(data)}
+    """A prompt's data (a msgspec struct: its top-level fields) or a mapping as template
+    variables; nested values stay objects, so templates read attributes."""
+    if isinstance(data, msgspec.Struct):
+        return {name: getattr(data, name) for name in data.__struct_fields__}
     return dict(data)
 
 

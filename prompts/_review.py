@@ -3,7 +3,7 @@ answer with add_comment calls."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import msgspec
 
 from limpet.model import InvalidArgument
 from limpet.prompts._code import CodeListing, ThreadView, file_lines, language_of, listing, thread_view
@@ -43,14 +43,12 @@ CHECKLISTS: dict[str, tuple[str, ...]] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class ChecklistSection:
+class ChecklistSection(msgspec.Struct, frozen=True):
     title: str
     items: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class ReviewCodeData:
+class ReviewCodeData(msgspec.Struct, frozen=True):
     file: str
     focus: str
     code: CodeListing

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
+
+import msgspec
 
 from limpet.model import Thread
 from limpet.prompts._render import TemplateFolder
@@ -19,8 +20,7 @@ from limpet.prompts._render import TemplateFolder
 __all__ = ["CandidateLike", "PromptSource", "ToolArg", "ToolSpec", "first_tool"]
 
 
-@dataclass(frozen=True, slots=True)
-class ToolArg:
+class ToolArg(msgspec.Struct, frozen=True):
     name: str  # dotted for nested objects: options.contextLines
     type: str
     required: bool
@@ -29,8 +29,7 @@ class ToolArg:
     default: str | None = None  # JSON text of the default, None when there is none
 
 
-@dataclass(frozen=True, slots=True)
-class ToolSpec:
+class ToolSpec(msgspec.Struct, frozen=True):
     name: str
     description: str
     args: tuple[ToolArg, ...]

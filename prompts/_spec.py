@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any, Literal
+
+import msgspec
 
 from limpet.model import InvalidArgument
 
@@ -20,8 +21,7 @@ _TRUE = frozenset({"true", "1", "yes", "on"})
 _FALSE = frozenset({"false", "0", "no", "off"})
 
 
-@dataclass(frozen=True, slots=True)
-class PromptArg:
+class PromptArg(msgspec.Struct, frozen=True):
     name: str  # as on the wire (seed 004 spelling)
     param: str  # the Python keyword of the prompt function
     description: str
@@ -95,8 +95,7 @@ class PromptArg:
         return InvalidArgument(f"{self.name}: {why}, got {raw!r}", field=self.name, details=details)
 
 
-@dataclass(frozen=True, slots=True)
-class PromptSpec:
+class PromptSpec(msgspec.Struct, frozen=True):
     name: str
     title: str
     description: str

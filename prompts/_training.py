@@ -7,7 +7,8 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+
+import msgspec
 
 from limpet.model import HEALTHS, STATUSES, TAGS, InvalidArgument, Thread
 from limpet.prompts._render import render
@@ -19,14 +20,12 @@ __all__ = ["TRAINING_EXPORT", "Count", "TrainingExportData", "gather_training_ex
 OUTPUT = "training.jsonl"
 
 
-@dataclass(frozen=True, slots=True)
-class Count:
+class Count(msgspec.Struct, frozen=True):
     name: str
     count: int
 
 
-@dataclass(frozen=True, slots=True)
-class TrainingExportData:
+class TrainingExportData(msgspec.Struct, frozen=True):
     include_context: bool
     context_lines: int
     total: int

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from dataclasses import fields
 
 import jinja2
 import jinja2.meta
+import msgspec
 import pytest
 from support import write_override
 
@@ -19,7 +19,7 @@ from limpet.prompts import PROMPTS, TEMPLATE_DATA, TemplateFailure, builtin_temp
 @pytest.mark.parametrize("name", sorted(PROMPTS))
 def test_template_variables_are_exactly_what_the_prompt_provides(name):
     undeclared = jinja2.meta.find_undeclared_variables(jinja2.Environment().parse(builtin_template_source(name)))
-    assert undeclared == {f.name for f in fields(TEMPLATE_DATA[name])}
+    assert undeclared == {f.name for f in msgspec.structs.fields(TEMPLATE_DATA[name])}
 
 
 def test_every_prompt_has_a_template_and_a_data_class():
