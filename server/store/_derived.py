@@ -79,9 +79,7 @@ _RECORD = msgspec.json.Decoder(Derived)
 
 
 def _dump(d: Derived) -> bytes:
-    return orjson.dumps({"base": d.base, "anchor": d.anchor.to_dict(), "health": d.health, "method": d.method,
-                         "confidence": d.confidence, "checked": d.checked, "checked_ws": d.checked_ws,
-                         "history": [h.to_dict() for h in d.history], "moved_at": d.moved_at})
+    return orjson.dumps(msgspec.to_builtins(d))  # the record as declared (orjson: what load_record reads back)
 
 
 @dataclass
