@@ -183,6 +183,8 @@ def _mutations():
     yield "no anchor", thread(lambda t: t.pop("anchor"))
     yield "missing comment field", thread(lambda t: t["comments"][0].pop("body"))
     yield "comments not list", thread(lambda t: t.update(comments="hi"))
+    yield "empty body", thread(lambda t: t["comments"][0].update(body=""))
+    yield "confidence past 1", thread(lambda t: t.update(anchor_confidence=2.0))
     yield "duplicate", lambda d: d["threads"].append(d["threads"][0])
 
 
@@ -194,6 +196,16 @@ def test_bad_input_is_invalid_argument(name, mutate, items):
     with pytest.raises(InvalidArgument) as err:
         read_json_export(data)
     assert err.value.field == "file"
+
+
+@pytest.mark.parametrize(("change", "named"), [({"tag": "HACK"}, "tag: "), ({"comments": "hi"}, "comments: "),
+                                               ({"author": None}, "author: ")])
+def test_a_thread_the_types_refuse_is_named_by_its_field(change, named, items):
+    doc = _doc(items)
+    doc["threads"][0]["thread"].update(change)
+    with pytest.raises(InvalidArgument) as err:
+        read_json_export(orjson.dumps(doc))
+    assert named in err.value.message and err.value.details["thread_id"] == doc["threads"][0]["thread"]["id"]
 
 
 def test_minor_version_and_unknown_keys_are_accepted(items):
