@@ -125,20 +125,18 @@ class WireView:
         fields = wire_fields(cls)
         self.names = tuple(f.name for f in fields)
         self._values = operator.attrgetter(*(f.path for f in fields))
-        self._records = tuple(
-            (i, typing.get_origin(f.type) is tuple) for i, f in enumerate(fields) if _holds_record(f.type)
-        )
-        self._rounded = tuple((i, f.places) for i, f in enumerate(fields) if f.places is not None)
+        self._records = tuple((f.name, typing.get_origin(f.type) is tuple) for f in fields if _holds_record(f.type))
+        self._rounded = tuple((f.name, f.places) for f in fields if f.places is not None)
 
     def encode(self, record: Record) -> dict[str, Any]:
-        values = list(self._values(record))
-        for i, sequence in self._records:
-            value = values[i]
+        out = dict(zip(self.names, self._values(record)))  # noqa: B905 (attrgetter gives each name a value)
+        for name, sequence in self._records:
+            value = out[name]
             if value is not None:
-                values[i] = list(msgspec.to_builtins(value)) if sequence else msgspec.to_builtins(value)
-        for i, n in self._rounded:
-            values[i] = round(float(values[i]), n)
-        return dict(zip(self.names, values, strict=True))
+                out[name] = list(msgspec.to_builtins(value)) if sequence else msgspec.to_builtins(value)
+        for name, n in self._rounded:
+            out[name] = round(float(out[name]), n)
+        return out
 
 
 def _holds_record(tp: Any) -> bool:
