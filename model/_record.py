@@ -106,7 +106,7 @@ def wire_fields(cls: type[Record]) -> tuple[WireField, ...]:
         if role == "hidden":
             continue
         if "flat" in extra:
-            inner = typing.get_type_hints(tp, include_extras=True)
+            inner = _hints(tp, extra["flat"])
             out += [
                 WireField(n, f"{name}.{n}", _unmarked(inner[n])[0], role == "contract") for n in extra["flat"]
             ]
@@ -115,6 +115,14 @@ def wire_fields(cls: type[Record]) -> tuple[WireField, ...]:
             out.append(WireField(extra["count"], extra["count"], int, False))
         out.append(WireField(name, name, tp, role == "contract", description, extra.get("places")))
     return tuple(out)
+
+
+def _hints(cls: type, names: tuple[str, ...]) -> dict[str, Any]:
+    """The annotations `names` of `cls`, evaluated (only those: an anchor has thirty fields,
+    its place eight, and reading them is paid by every command that loads the tools)."""
+    own = {name: cls.__annotations__[name] for name in names}
+    return typing.get_type_hints(type(cls.__name__, (), {"__annotations__": own, "__module__": cls.__module__}),
+                                 include_extras=True)
 
 
 class WireView:
