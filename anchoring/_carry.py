@@ -45,11 +45,11 @@ def carried(anchor: Anchor, view: FileView) -> Anchor | None:
     if not _candidates_kept(base, view, first, rows):
         return None
     first, last = first + rows, last + rows
-    if not view.has_text(first, last, anchor.selected_text):
+    start_byte, end_byte = view.lines.rows_span(first, last)
+    if not view.has_text(first, last, anchor.selected_text, (start_byte, end_byte)):
         return None
     if anchor.symbol is None and view.innermost(first, last) is not None:
         return None  # a definition around the edit now takes in the lines
-    start_byte, end_byte = view.lines.rows_span(first, last)
     symbol_start, symbol_end = anchor.symbol_start, anchor.symbol_end
     return msgspec.structs.replace(
         anchor, line_start=first + 1, line_end=last + 1, start_byte=start_byte, end_byte=end_byte,

@@ -237,9 +237,10 @@ class FileView:
     def text(self, first: int, last: int) -> str:
         return self.lines.rows_text(first, last)
 
-    def has_text(self, first: int, last: int, text: str) -> bool:
-        """Is `text` what rows [first, last] read? (Compared as bytes when it can be.)"""
-        start, end = self.lines.rows_span(first, last)
+    def has_text(self, first: int, last: int, text: str, span: tuple[int, int] | None = None) -> bool:
+        """Is `text` what rows [first, last] read? (Compared as bytes when it can be.) `span`:
+        their byte span, when the caller has it."""
+        start, end = span or self.lines.rows_span(first, last)
         if self.source[start:end] == text.encode("utf-8", "surrogatepass"):
             return True
         return self.text(first, last) == text  # CRLF, a BOM, invalid UTF-8
@@ -324,8 +325,7 @@ def file_view(path: str, source: bytes, digest: str | None = None, previous: str
     previous: content hash of an earlier version of the file; when its view
     (and tree) is still cached, the new content is parsed incrementally.
     """
-    with _cache_lock:
-        last = _last_view
+    last = _last_view  # one tuple, replaced whole under the lock: read without it
     if last is not None and last[1] is source and last[0] == path:
         return last[2]  # the same bytes object again (a reconcile asks once per thread of a file)
     language = _languages.language_for(path, source)

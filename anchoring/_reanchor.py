@@ -209,8 +209,7 @@ _hash_lock = Lock()
 def source_hash(source: bytes) -> str:
     """content_hash, memoized for the same bytes object (a reconcile passes one per file)."""
     global _last_hash
-    with _hash_lock:
-        memo = _last_hash
+    memo = _last_hash  # one tuple, replaced whole under the lock: read without it
     if memo is not None and memo[0] is source:
         return memo[1]
     digest = content_hash(source)
