@@ -232,7 +232,19 @@ class Reconciler:
             threads = [t for path in stale_files for t in by_file[path]]
             self.index.update_later(self.hashes.workspace_hashes, self.ws.read_or_none,
                                     lambda: self._baseline(threads))
-        checked = self.store.checked
+            self._relocate_stale(stale_files, by_file, sources, workspace, report, counts)
+        report.counts = {h: counts.get(h, 0) for h in ("anchored", "drifted", "orphaned")}
+        return report
+
+    def _relocate_stale(self, stale_files: list[str], by_file: dict[str, list[Thread]],
+                        sources: dict[str, tuple[bytes, str]], workspace: str | None, report: ReconcileReport,
+                        counts: Counter[str]) -> None:
+        """Re-anchor the threads of `stale_files` not placed against their file's present content,
+        stage the results and count them in `report` (per thread: names bound once, a reconcile
+        after an edit runs this for every thread of the edited files)."""
+        checked, stage, changed, hash_of = self.store.checked, self.store.stage, report.changed.append, \
+            self.hashes.hash_of
+        relocate, index, placed_thread = reanchor, self.index, self._placed_thread
         now = utc_now()  # one instant for the whole reconcile: every move it records happened in it
         for path in stale_files:
             if path in sources:
@@ -244,16 +256,14 @@ class Reconciler:
                 was = checked(t.id)
                 if was[0] == digest and (t.health != "orphaned" or workspace is None or was[1] == workspace):
                     continue  # its position was computed against this very content
-                updated = self._reanchor_one(t, source, now)
+                updated = placed_thread(t, relocate(t.anchor, source, index), now)
                 # Checked against the content of the file it is placed in now (moved: another one).
-                placed = digest if updated.anchor.file == path else self.hashes.hash_of(updated.anchor.file)
-                self.store.stage(t, updated, placed, workspace if updated.health == "orphaned" else None)
+                placed = digest if updated.anchor.file == path else hash_of(updated.anchor.file)
+                stage(t, updated, placed, workspace if updated.health == "orphaned" else None)
                 if updated is not t:
-                    report.changed.append(updated)
+                    changed(updated)
                     counts[t.health] -= 1
                     counts[updated.health] += 1
-        report.counts = {h: counts.get(h, 0) for h in ("anchored", "drifted", "orphaned")}
-        return report
 
     def _store_counts(self, by_file: dict[str, list[Thread]]) -> Counter[str]:
         """Threads by health over the store's grouping by file. The store replaces a file's
@@ -323,8 +333,9 @@ class Reconciler:
             digest.update(f"{path}\0{hashes[path]}\n".encode())
         return digest.hexdigest()
 
-    def _reanchor_one(self, t: Thread, source: bytes | None, now: str) -> Thread:
-        rel = reanchor(t.anchor, source, self.index)
+    @staticmethod
+    def _placed_thread(t: Thread, rel: Relocation, now: str) -> Thread:
+        """`t` placed where the engine's `rel` says (`t` itself when nothing changed)."""
         # Records with different content hashes differ: compared field by field only when those
         # agree (a record the engine built from changed content holds the new content's hash).
         old, new = t.anchor, rel.anchor
