@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import re
 from collections import OrderedDict
-from dataclasses import dataclass
+
+import msgspec
 
 from limpet.anchoring import language_for
 from limpet.exporters._types import ExportItem
@@ -75,8 +76,7 @@ class LineCache:
         return lines
 
 
-@dataclass(frozen=True, slots=True)
-class Excerpt:
+class Excerpt(msgspec.Struct, frozen=True):
     text: str
     start: int  # 1-based first line shown
     end: int  # 1-based last line shown

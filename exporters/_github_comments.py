@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 import msgspec
@@ -79,15 +78,13 @@ class GithubComment(msgspec.Struct, frozen=True):
         return self.subject_type != "file" and self.line is None
 
 
-@dataclass(frozen=True, slots=True)
-class GithubThread:
+class GithubThread(msgspec.Struct, frozen=True):
     root: GithubComment
     replies: tuple[GithubComment, ...]  # in the order GitHub wrote them
     orphan_reply: bool = False  # the root is a reply whose thread was not in the input
 
 
-@dataclass(frozen=True, slots=True)
-class Resolution:
+class Resolution(msgspec.Struct, frozen=True):
     resolved: bool
     by: str | None  # who resolved it, when GitHub says
 

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
 from datetime import datetime
+
+import msgspec
 
 from limpet.model import FORMATS, TASKS, ExportFormat, ExportTask, InvalidArgument, Thread
 
@@ -56,16 +57,14 @@ class Grouped:
             yield from group
 
 
-@dataclass(frozen=True, slots=True)
-class Origin:
+class Origin(msgspec.Struct, frozen=True):
     """Where a workspace's rows come from: one object shared by all its items."""
 
     repository: str  # the repository's identity (its origin remote as host/path, else the folder's name)
     commit: str | None = None  # HEAD when exported (None: not in git, or no commit yet)
 
 
-@dataclass(frozen=True, slots=True)
-class ExportItem:
+class ExportItem(msgspec.Struct, frozen=True):
     """One thread to export, with the workspace it came from and its file's current bytes."""
 
     thread: Thread
@@ -82,8 +81,7 @@ class ExportItem:
         return self.origin.commit if self.origin is not None else None
 
 
-@dataclass(frozen=True, slots=True)
-class ExportOptions:
+class ExportOptions(msgspec.Struct, frozen=True):
     context_lines: int = 3
     include_source_context: bool = True
     task: ExportTask = "comments"
@@ -113,7 +111,7 @@ class ExportOptions:
         parts = self.partition_by or ()
         if isinstance(parts, str):
             parts = tuple(p.strip() for p in parts.split(",") if p.strip())
-        object.__setattr__(self, "partition_by", tuple(parts))
+        msgspec.structs.force_setattr(self, "partition_by", tuple(parts))
         self._validate()
 
     def _validate(self) -> None:
@@ -147,14 +145,14 @@ class ExportOptions:
         labels = self.labels
         if isinstance(labels, str):
             labels = tuple(p.strip() for p in labels.split(",") if p.strip())
-        object.__setattr__(self, "labels", tuple(labels))
+        msgspec.structs.force_setattr(self, "labels", tuple(labels))
         for label in self.labels:
             if label not in PAIR_LABELS:
                 raise InvalidArgument(f"Unknown label {label!r}; expected one of {', '.join(PAIR_LABELS)}",
                                       field="labels", details={"allowed": list(PAIR_LABELS)})
-        object.__setattr__(self, "repositories", tuple(self.repositories))
+        msgspec.structs.force_setattr(self, "repositories", tuple(self.repositories))
         opts = self.storage_options
-        object.__setattr__(self, "storage_options", tuple(sorted(opts.items())) if isinstance(opts, dict)
+        msgspec.structs.force_setattr(self, "storage_options", tuple(sorted(opts.items())) if isinstance(opts, dict)
                            else tuple(tuple(p) for p in opts))
         if self.max_chars is not None and (not _is_int(self.max_chars) or self.max_chars < 1):
             raise InvalidArgument("max_chars must be a positive integer", field="max_chars")
@@ -225,12 +223,11 @@ def _is_utc_iso(value: object) -> bool:
     return parsed.tzinfo is not None and parsed.utcoffset().total_seconds() == 0
 
 
-@dataclass(frozen=True, slots=True)
-class ExportResult:
+class ExportResult(msgspec.Struct, frozen=True):
     format: str
     count: int  # threads written
     bytes_written: int  # for a partitioned dataset: the sum over its files
     path: str | None  # None when written to a stream
     media_type: str
-    secrets: dict[str, int] = field(default_factory=dict)  # redacted, by detect-secrets' type
+    secrets: dict[str, int] = msgspec.field(default_factory=dict)  # redacted, by detect-secrets' type
     warnings: tuple[str, ...] = ()  # what the reader should know (the service adds them: files not as committed)

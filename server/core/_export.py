@@ -9,7 +9,6 @@ pyarrow (about 0.3 s): they are imported when an export runs, not when a server 
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import functools
 import os
 import re
@@ -18,6 +17,8 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Protocol
+
+import msgspec
 
 from limpet.model import InvalidArgument, LimpetError, Thread
 from limpet.server.core._filters import ThreadFilter
@@ -103,7 +104,7 @@ def export_workspaces(sources: Sequence[ItemSource], fmt: str, flt: ThreadFilter
     result = exporter.write(Grouped(groups), out, options, progress)  # one repository read at a time
     if options.head_commit and sources:
         warning = not_as_committed(sources[0].root, options.head_commit, files)
-        result = dataclasses.replace(result, warnings=(*result.warnings, warning)) if warning else result
+        result = msgspec.structs.replace(result, warnings=(*result.warnings, warning)) if warning else result
     return result
 
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 import io
 import json
 import os
-from dataclasses import replace
 from pathlib import Path
+
+from msgspec.structs import replace
 
 from limpet.exporters import ExportOptions, get_exporter
 from limpet.model import Comment

@@ -6,7 +6,6 @@ from __future__ import annotations
 import io
 import json
 import os
-from dataclasses import replace
 from pathlib import Path
 
 import msgspec
@@ -14,6 +13,7 @@ import pytest
 from github_support import sarif_errors
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from msgspec.structs import replace
 
 from limpet.exporters import ExportOptions, get_exporter
 from limpet.model import TAGS, Comment
