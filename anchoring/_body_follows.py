@@ -8,7 +8,9 @@ Two shapes keep the old name on other code (issue 37):
 * the old name as a wrapper: the body moved to a new symbol and the old name was kept as a thin
   forwarder that calls it (`def old(*a): return new(*a)`).
 
-In both the namesake is much less like the old body than one new symbol is. A new symbol here is
+In both the namesake is much less like the old body than one new symbol is: nearly verbatim,
+or alike with its statements mapped onto the old ones nearly all (a parameter renamed, a type
+replaced) while the namesake is far less alike (a dispatcher took the name). A new symbol here is
 one the file's previous version did not hold (was_sibling: code that was already there is never
 where the body went). Likeness is name-blind (a rename costs nothing).
 """
@@ -17,6 +19,7 @@ from __future__ import annotations
 
 from limpet.anchoring._fileview import FileView
 from limpet.anchoring._mapping import kinds_compatible, map_into_symbol, symbol_similarity
+from limpet.anchoring._statements import mapped_shares
 from limpet.anchoring._steps_local import MARGIN, Hit
 from limpet.anchoring._text import holds_word
 from limpet.model import Anchor
@@ -29,6 +32,8 @@ CLEAR_LEAD = 0.1  # ... when it is this much more alike than the namesake
 WRAPPER_MIN = 0.6  # a body this alike is the old one when the namesake became a thin wrapper calling it
 WRAPPER_LEAD = 0.2
 WRAPPER_SHARE = 0.5  # a wrapper has at most this share of the old symbol's tokens
+MAPPED_BODY, MAPPED_LEAD = 0.8, 0.4  # a body this alike and this far ahead of the namesake ...
+MAPPED_SHARE = 0.85  # ... is the old one when their statements map onto each other this much
 
 
 def body_went_elsewhere(anchor: Anchor, view: FileView, before: FileView | None, namesake: Hit,
@@ -51,7 +56,9 @@ def body_went_elsewhere(anchor: Anchor, view: FileView, before: FileView | None,
     wrapper = (holds_word(shim, best.name) and anchor.symbol_tokens
                and len(shim.split()) <= WRAPPER_SHARE * max(len(anchor.selected_text.split()), 1))
     if not (body >= NEARLY_VERBATIM and body - sim >= CLEAR_LEAD
-            or wrapper and body >= WRAPPER_MIN and body - sim >= WRAPPER_LEAD):
+            or wrapper and body >= WRAPPER_MIN and body - sim >= WRAPPER_LEAD
+            or body >= MAPPED_BODY and body - sim >= MAPPED_LEAD
+            and min(mapped_shares(anchor.selected_text, best.text)) >= MAPPED_SHARE):
         return None
     rows = map_into_symbol(anchor, view, best)
     if rows is None:

@@ -251,6 +251,18 @@ class WorkspaceIndex:
             self._sync()
             return self._before_view(path)
 
+    def earlier_view(self, path: str) -> tuple[str, FileView] | None:
+        """`path` before the last sync changed it, with the path it had then: its own previous
+        version, or that of the deleted file it continues (a rename); None when new or unknown."""
+        with self._lock:
+            self._sync()
+            view = self._before_view(path)
+            if view is not None:
+                return path, view
+            origin = self._renamed_from(path) if path in self._changed else None
+            view = self._before_view(origin) if origin is not None else None
+            return (origin, view) if view is not None else None
+
     def existed_before(self, path: str, qualified_name: str, own: tuple[str, str] | None = None,
                        norm_hash: str | None = None) -> bool:
         """Did `path` hold a symbol of that name before the last sync changed it (with that very

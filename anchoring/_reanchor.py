@@ -57,7 +57,7 @@ from limpet.anchoring._body_follows import body_went_elsewhere
 from limpet.anchoring._carry import carried
 from limpet.anchoring._fileview import FileView, file_view
 from limpet.anchoring._index import WorkspaceIndex
-from limpet.anchoring._statements import extracted_step, inlined_step, named_move_step
+from limpet.anchoring._statements import extracted_step, inlined_step, named_move_step, renamed_remainder_step
 from limpet.anchoring._steps_local import (
     LINES_GONE_CONFIDENCE,
     Hit,
@@ -152,6 +152,7 @@ def find(anchor: Anchor, source: bytes | None, index: WorkspaceIndex | None) -> 
         # lines gone from a symbol that stayed: only their very text elsewhere says they moved
         lambda: None if on_symbol is not None else moved_step(anchor, index),
         lambda: None if symbol_exists else named_move_step(anchor, index),
+        lambda: None if symbol_exists else renamed_remainder_step(anchor, view, before),
         lambda: successor_step(anchor, None if symbol_exists else view, index, symbol_gone=not symbol_exists),
         lambda: fuzzy_step(anchor, view, old),
         lambda: None if symbol_exists else inlined_step(anchor, view, index),

@@ -17,16 +17,18 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from limpet.anchoring._claimed import claimed_by_its_file
 from limpet.anchoring._fileview import FileView
 from limpet.anchoring._index import WorkspaceIndex
 from limpet.anchoring._languages import family_for_path
 from limpet.anchoring._mapping import kinds_compatible, map_into_symbol
-from limpet.anchoring._steps_local import Hit
+from limpet.anchoring._signature import signature
+from limpet.anchoring._steps_local import Hit, parent_of, was_sibling
 from limpet.anchoring._steps_moved import needles
 from limpet.anchoring._symbols import FUNCTION_KINDS
 from limpet.model import Anchor
 
-__all__ = ["extracted_step", "inlined_step", "mapped_shares", "named_move_step"]
+__all__ = ["extracted_step", "inlined_step", "mapped_shares", "named_move_step", "renamed_remainder_step"]
 
 _TOKEN = re.compile(r"[A-Za-z_$][\w$]*|\d[\w.]*|\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'|\S")
 _KEYWORDS = frozenset("""if else elif for while do return val var fun def let const new this self in is not and or
@@ -40,6 +42,8 @@ EXTRACT_MIN_STATEMENTS = 2  # lines taken into a new function: at least this man
 EXTRACTED_SHARE = 0.75  # ... most of them mapped there
 INLINE_MIN_STATEMENTS = 2  # a method inlined into its caller: at least this many statements
 INLINE_SHARE = 0.75  # ... most of them mapped onto statements the caller did not have before
+REMAINDER_MIN_STATEMENTS = 3  # a method renamed while most of its body left: it keeps this many
+REMAINDER_SHARE = 0.6  # ... of which at least this share are old statements
 
 
 def statements(text: str) -> list[str]:
@@ -112,7 +116,7 @@ def named_move_step(anchor: Anchor, index: WorkspaceIndex | None) -> Hit | None:
         return None
     path, sv = found[0]
     old_share, new_share = mapped_shares(anchor.selected_text, sv.text)
-    if old_share < NAMED_MOVE_OLD or new_share < NAMED_MOVE_NEW:
+    if old_share < NAMED_MOVE_OLD or new_share < NAMED_MOVE_NEW or claimed_by_its_file(anchor, path, sv, index):
         return None
     view = index.view(path)
     rows = map_into_symbol(anchor, view, sv)
@@ -199,3 +203,33 @@ def inlined_step(anchor: Anchor, view: FileView | None, index: WorkspaceIndex | 
         return None
     path, here, sv = found[0]
     return Hit(path, here, sv.first, sv.last, "moved" if path != anchor.file else "renamed", 0.5)
+
+
+def renamed_remainder_step(anchor: Anchor, view: FileView, before: FileView | None) -> Hit | None:
+    """A method renamed in place while most of its body was taken out (into a helper, another
+    file): one symbol new in its scope declares the very same parameters and most of its
+    statements are old ones (`specialized_doctest(self, decorator, input_lines, found,
+    submitted)` -> `custom_doctest(...)`, now a dispatcher to the code that left). That is the
+    method; the body that left is a part of it (extract method), not where the method went."""
+    if before is None or anchor.position != "symbol" or not anchor.symbol or not anchor.symbol_name:
+        return None
+    old_signature = signature(anchor.selected_text, anchor.symbol_name)
+    if "(" not in old_signature:
+        return None
+    old = statements(anchor.selected_text)
+    parent = parent_of(anchor.symbol, anchor.symbol_name)
+    found = []
+    for sv in view.symbols:
+        if sv.kind not in FUNCTION_KINDS or sv.parent_name != parent or was_sibling(anchor, sv, before):
+            continue
+        if not kinds_compatible(anchor.symbol_kind, sv.kind) or signature(sv.text, sv.name) != old_signature:
+            continue
+        new = statements(sv.text)
+        if len(new) >= REMAINDER_MIN_STATEMENTS and _mapped(new, old) >= REMAINDER_SHARE * len(new):
+            found.append(sv)
+    if len(found) != 1:
+        return None
+    rows = map_into_symbol(anchor, view, found[0])
+    if rows is None:
+        return None
+    return Hit(anchor.file, view, rows[0], rows[1], "renamed", 0.6)

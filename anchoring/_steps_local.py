@@ -13,7 +13,7 @@ from rapidfuzz.distance import Indel
 from limpet.anchoring._already import Preexisting
 from limpet.anchoring._bounds import settle_window
 from limpet.anchoring._fileview import FileView, SymbolView
-from limpet.anchoring._fingerprint import in_name_filter, similarity
+from limpet.anchoring._fingerprint import blind_similarity, in_name_filter, similarity
 from limpet.anchoring._locate import (
     FUZZY_MIN_CHARS,
     SHORT_QUOTE_CHARS,
@@ -43,6 +43,7 @@ FUZZY_MIN = 0.75
 FUZZY_MIN_SYMBOL = 0.8
 FUZZY_MIN_WITH_CONTEXT = 0.6
 LINES_GONE_CONFIDENCE = 0.5
+REUSED_MIN, REUSED_LEAD = 0.8, 0.3  # a name kept by the anchor's body, not its own old one
 
 
 @dataclass(frozen=True)
@@ -199,10 +200,22 @@ def was_sibling(anchor: Anchor, sv: SymbolView, before: FileView | None) -> bool
     """Was `sv`, of the anchor's scope, already there beside the anchor's symbol (so it is
     itself, not the anchor's successor)? The file's previous version says exactly when it is
     known (`before`); else the scope's name filter kept in the anchor, which takes a new name
-    for an old one about once in 5,000."""
+    for an old one about once in 5,000. A name the file held that now holds the anchor's body
+    (name_reused) is no sibling: its old code went elsewhere and the anchor's took its name."""
     if before is not None:
-        return sv.qualified_name in before.by_name
+        return sv.qualified_name in before.by_name and not name_reused(anchor, sv, before)
     return in_name_filter(anchor.sibling_names, sv.name)
+
+
+def name_reused(anchor: Anchor, sv: SymbolView, before: FileView) -> bool:
+    """Does `sv`, under a name the file's previous version held, hold the anchor's body rather
+    than its own old one (a chain of renames: `f` -> `f_scalar` while `f_joint` -> `f`)? Name-
+    blind, the anchor's body by REUSED_MIN and by REUSED_LEAD more than the name's old body."""
+    olds = before.by_name.get(sv.qualified_name, ())
+    if anchor.position != "symbol" or len(olds) != 1 or olds[0].norm_hash == sv.norm_hash:
+        return False
+    mine = symbol_similarity(anchor, sv, blind=True)
+    return mine >= REUSED_MIN and mine - blind_similarity(olds[0].text, olds[0].name, sv.text, sv.name) >= REUSED_LEAD
 
 
 def renamed_step(anchor: Anchor, view: FileView, exact_only: bool = False,

@@ -14,6 +14,7 @@ file must hold every identifier an exact copy keeps (copied_needles).
 
 from __future__ import annotations
 
+from limpet.anchoring._claimed import claimed_by_its_file
 from limpet.anchoring._fileview import SymbolView
 from limpet.anchoring._index import WorkspaceIndex
 from limpet.anchoring._languages import family_for_path
@@ -103,6 +104,8 @@ def _by_hash(anchor: Anchor, index: WorkspaceIndex, paths: list[str], blind: boo
         if len(hits) != 1:
             return None
     path, sv = hits[0]
+    if claimed_by_its_file(anchor, path, sv, index):
+        return None
     view = index.view(path)
     rows = map_into_symbol(anchor, view, sv)
     if rows is None:
@@ -149,6 +152,8 @@ def _by_similarity(anchor: Anchor, index: WorkspaceIndex, paths: list[str]) -> H
                 return None
         elif sim - scored[1][1] < MARGIN:
             return None
+    if claimed_by_its_file(anchor, path, sv, index):
+        return None  # its own file's old code, renamed: a twin that was already there
     view = index.view(path)
     rows = map_into_symbol(anchor, view, sv)
     if rows is None:

@@ -46,6 +46,7 @@ from __future__ import annotations
 
 from rapidfuzz.distance import Indel
 
+from limpet.anchoring._claimed import claimed_by_its_file
 from limpet.anchoring._fileview import FileView, SymbolView
 from limpet.anchoring._fingerprint import renamed_similarity, similarity, sketch_similarity
 from limpet.anchoring._index import WorkspaceIndex
@@ -131,6 +132,8 @@ def successor_step(anchor: Anchor, view: FileView | None, index: WorkspaceIndex 
     if body < BODY_ALONE and not (same_name or strong or named_lead or moved_lead) \
             and not old.most_rows_kept(best) and not _renamed_through(old, best, lead):
         return None  # rewritten: the old code's telling rows are gone
+    if claimed_by_its_file(anchor, path, best, index):
+        return None  # its own file's old code, renamed: a twin that was already there
     rows = map_into_symbol(anchor, cand_view, best)
     if rows is None:
         return None
