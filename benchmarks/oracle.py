@@ -144,6 +144,15 @@ def extracted_run(old_rows: list[str], gone_to: list[str], stayed: list[str]) ->
     return best
 
 
+def _same_body(before: FileView, old, after: FileView, now) -> bool:
+    """Are the rows after the declaration row of `old` (in `before`) and `now` (in `after`) the
+    same statements, whitespace aside (and some there at all)?"""
+    def body(view, sv):
+        return [r.strip() for r in view.rows[sv.first + 1:sv.last + 1] if r.strip() not in ("", "}")]
+    rows = body(before, old)
+    return bool(rows) and rows == body(after, now)
+
+
 def occurrence(rows: list[str], within: list[str]) -> int | None:
     n = len(rows)
     hits = [s for s in range(len(within) - n + 1) if within[s:s + n] == rows]
@@ -183,9 +192,15 @@ def build_commit(repo: Path, full: str, sha: str, exts: tuple[str, ...], refacto
         a = None
         if cat in ("rename", "move", "move_rename", "pull_push", "inline", "move_inline"):
             still = [s for s in (va[op].symbols if op in va else ()) if s.qualified_name == osv.qualified_name]
-            if cat in ("pull_push", "inline", "move_inline") and still:
+            if len(still) == 1 and cat != "inline" and cat != "move_inline" and _same_body(vb[op], osv, va[op], still[0]):
+                # the old method is still there with its very statements (the declaration aside): what
+                # the oracle calls moved is a copy (a setter copied into a new Builder); the thread's
+                # code did not go anywhere
+                exp = dict(file=op, line_start=still[0].first + 1, line_end=still[0].last + 1)
+            elif cat in ("pull_push", "inline", "move_inline") and still:
                 continue  # the old method stayed (an override kept, a caller left): no single truth
-            exp = dict(file=np_, line_start=nsv.first + 1, line_end=nsv.last + 1)
+            else:
+                exp = dict(file=np_, line_start=nsv.first + 1, line_end=nsv.last + 1)
             if cat in ("inline", "move_inline") and inlined_into[(r["old"], r["ocls"])] > 1:
                 exp = {"orphan": True}  # inlined into several callers: no one place
             a = dict(category=cat, file=op, line_start=osv.first + 1, line_end=osv.last + 1, expected=exp,
