@@ -31,8 +31,14 @@ candidate with a margin over the runner-up):
                class or changed file with edits, enclosing type renamed): a
                combined score of body, signature, name and place, over symbols
                that were not there before; a unique best with a wide lead
+    renamed    ... a method renamed in place while most of its body left (one new method
+               of its scope with its very parameters, its statements mostly old ones); a
+               method renamed and rewritten whose every reference took the new name
+               (_references); no candidate another gone symbol of its file claims (_claimed)
     fuzzy      similar text in the same file (long quotes or matching context;
                never onto a declaration the symbol steps turned down)
+    inlined    a method gone whose statements, or for a one-row body whose words and call,
+               went into one function that was already there (_statements, _inline_calls)
     enclosing  lines gone from a symbol that stayed (above), or a local typedef or
                constant gone from a function that stayed: the whole function, drifted
     orphaned   nothing convincing: the thread keeps its last anchor
@@ -57,6 +63,8 @@ from limpet.anchoring._body_follows import body_went_elsewhere
 from limpet.anchoring._carry import carried
 from limpet.anchoring._fileview import FileView, file_view
 from limpet.anchoring._index import WorkspaceIndex
+from limpet.anchoring._inline_calls import inlined_call_step
+from limpet.anchoring._references import renamed_by_references_step
 from limpet.anchoring._statements import extracted_step, inlined_step, named_move_step, renamed_remainder_step
 from limpet.anchoring._steps_local import (
     LINES_GONE_CONFIDENCE,
@@ -114,7 +122,7 @@ def find(anchor: Anchor, source: bytes | None, index: WorkspaceIndex | None) -> 
     if source is None:
         return (moved_step(anchor, index, exact_only=True) or moved_step(anchor, index)
                 or named_move_step(anchor, index) or successor_step(anchor, None, index, symbol_gone=True)
-                or inlined_step(anchor, None, index))
+                or inlined_step(anchor, None, index) or inlined_call_step(anchor, None, index))
     view = file_view(anchor.file, source, source_hash(source), previous=anchor.content_hash)
     if anchor.lost_text:
         hit = exact_step(msgspec.structs.replace(anchor, selected_text=anchor.lost_text), view)
@@ -154,8 +162,10 @@ def find(anchor: Anchor, source: bytes | None, index: WorkspaceIndex | None) -> 
         lambda: None if symbol_exists else named_move_step(anchor, index),
         lambda: None if symbol_exists else renamed_remainder_step(anchor, view, before),
         lambda: successor_step(anchor, None if symbol_exists else view, index, symbol_gone=not symbol_exists),
+        lambda: None if symbol_exists else renamed_by_references_step(anchor, view, index, before),
         lambda: fuzzy_step(anchor, view, old),
         lambda: None if symbol_exists else inlined_step(anchor, view, index),
+        lambda: None if symbol_exists else inlined_call_step(anchor, view, index),
     )
     for step in steps:
         hit = step()

@@ -213,16 +213,18 @@ def renamed_remainder_step(anchor: Anchor, view: FileView, before: FileView | No
     method; the body that left is a part of it (extract method), not where the method went."""
     if before is None or anchor.position != "symbol" or not anchor.symbol or not anchor.symbol_name:
         return None
+    parent = parent_of(anchor.symbol, anchor.symbol_name)
+    new_here = [sv for sv in view.symbols if sv.kind in FUNCTION_KINDS and sv.parent_name == parent
+                and kinds_compatible(anchor.symbol_kind, sv.kind) and not was_sibling(anchor, sv, before)]
+    if not new_here:
+        return None
     old_signature = signature(anchor.selected_text, anchor.symbol_name)
     if "(" not in old_signature:
         return None
     old = statements(anchor.selected_text)
-    parent = parent_of(anchor.symbol, anchor.symbol_name)
     found = []
-    for sv in view.symbols:
-        if sv.kind not in FUNCTION_KINDS or sv.parent_name != parent or was_sibling(anchor, sv, before):
-            continue
-        if not kinds_compatible(anchor.symbol_kind, sv.kind) or signature(sv.text, sv.name) != old_signature:
+    for sv in new_here:
+        if signature(sv.text, sv.name) != old_signature:
             continue
         new = statements(sv.text)
         if len(new) >= REMAINDER_MIN_STATEMENTS and _mapped(new, old) >= REMAINDER_SHARE * len(new):

@@ -43,7 +43,7 @@ FUZZY_MIN = 0.75
 FUZZY_MIN_SYMBOL = 0.8
 FUZZY_MIN_WITH_CONTEXT = 0.6
 LINES_GONE_CONFIDENCE = 0.5
-REUSED_MIN, REUSED_LEAD = 0.8, 0.3  # a name kept by the anchor's body, not its own old one
+REUSED_MIN, REUSED_LEAD = 0.75, 0.3  # a name kept by the anchor's body, not its own old one
 
 
 @dataclass(frozen=True)
@@ -212,8 +212,11 @@ def name_reused(anchor: Anchor, sv: SymbolView, before: FileView) -> bool:
     than its own old one (a chain of renames: `f` -> `f_scalar` while `f_joint` -> `f`)? Name-
     blind, the anchor's body by REUSED_MIN and by REUSED_LEAD more than the name's old body."""
     olds = before.by_name.get(sv.qualified_name, ())
-    if anchor.position != "symbol" or len(olds) != 1 or olds[0].norm_hash == sv.norm_hash:
+    if anchor.position != "symbol" or len(olds) != 1:
         return False
+    a, b = len(anchor.selected_text), len(sv.text)
+    if 2 * min(a, b) < REUSED_MIN * (a + b) or olds[0].norm_hash == sv.norm_hash:
+        return False  # (lengths this far apart bound the likeness below REUSED_MIN)
     mine = symbol_similarity(anchor, sv, blind=True)
     return mine >= REUSED_MIN and mine - blind_similarity(olds[0].text, olds[0].name, sv.text, sv.name) >= REUSED_LEAD
 

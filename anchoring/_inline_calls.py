@@ -1,0 +1,79 @@
+"""Cascade step: a small method inlined where it was called (inline method, by its call site).
+
+A method of one or two rows (an expression body, `fun completeTask(id) = dao.updateCompleted(id,
+true)`) has too few statements for the statement mapping of `inlined_step`; its call site says
+more. The method is gone; one function that was already there lost the rows that called it, and
+the rows it gained hold the body's own tokens (names and literals, most of them). That function
+received the body. Two functions that lost a call of that name (of it, or of a namesake: a name
+says no more): no one place (orphaned).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from limpet.anchoring._fileview import FileView
+from limpet.anchoring._index import WorkspaceIndex
+from limpet.anchoring._languages import family_for_path
+from limpet.anchoring._signature import signature
+from limpet.anchoring._statements import INLINE_MIN_STATEMENTS, statements
+from limpet.anchoring._steps_local import Hit
+from limpet.anchoring._steps_moved import needles
+from limpet.anchoring._symbols import FUNCTION_KINDS
+from limpet.anchoring._text import holds_word
+from limpet.model import Anchor
+
+__all__ = ["inlined_call_step"]
+
+_WORD = re.compile(r"[A-Za-z_$][\w$]*|\d[\w.]*|\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'")
+_QUIET = frozenset("""if else for while do return val var fun def let const new this self in is not and
+or null None nil true false True False override private public protected internal static final suspend
+function async await""".split())
+BODY_MIN_WORDS = 3  # a body naming fewer says nothing of where it went
+BODY_SHARE = 0.75  # ... most of them among the words of the rows the caller gained
+
+
+def _words(text: str) -> Counter:
+    return Counter(w for w in _WORD.findall(text) if w not in _QUIET)
+
+
+def inlined_call_step(anchor: Anchor, view: FileView | None, index: WorkspaceIndex | None) -> Hit | None:
+    if index is None or anchor.position != "symbol" or not anchor.symbol or not anchor.symbol_name:
+        return None
+    text, name = anchor.selected_text, anchor.symbol_name
+    if len(statements(text)) >= INLINE_MIN_STATEMENTS:
+        return None  # (a body of statements: inlined_step maps them)
+    at = text.find(signature(text, name), text.find(name) + len(name)) if signature(text, name) else -1
+    if at < 0:
+        return None
+    body = _words(text[at + len(signature(text, name)):])
+    body.pop(name, None)
+    if sum(body.values()) < BODY_MIN_WORDS:
+        return None
+    paths = [p for p in index.scope(False, needles(anchor), family=family_for_path(anchor.file)) if p != anchor.file]
+    if view is not None:
+        paths.insert(0, anchor.file)
+    found = []
+    for path in paths:
+        here = view if path == anchor.file and view is not None else index.view(path)
+        before = index.previous_view(path)
+        if before is None or here is None:
+            continue
+        for sv in here.symbols:
+            if sv.kind not in FUNCTION_KINDS or sv.qualified_name == anchor.symbol:
+                continue
+            old = before.by_name.get(sv.qualified_name, ())
+            if len(old) != 1:
+                continue
+            was, now = Counter(statements(old[0].text)), Counter(statements(sv.text))
+            if any(holds_word(row, name) for row in (was - now)):  # it lost a call of the method
+                found.append((path, here, sv, _words("\n".join((now - was).elements()))))
+    found = [f for f in found if not any(g is not f and g[0] == f[0] and f[2].first <= g[2].first
+                                         and g[2].last <= f[2].last for g in found)]
+    if len(found) != 1:
+        return None  # (no caller lost it, or several did: no one place)
+    path, here, sv, gained = found[0]
+    if sum((body & gained).values()) < BODY_SHARE * sum(body.values()):
+        return None
+    return Hit(path, here, sv.first, sv.last, "moved" if path != anchor.file else "renamed", 0.5)

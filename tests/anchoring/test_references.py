@@ -1,0 +1,118 @@
+"""A method renamed and rewritten at once follows its new name when the rows that named it (its
+declaration, its call sites) now read the same with the new name, throughout (architecture-samples
+4aff2473: `refreshTasks()` -> `refresh()`, its body the inlined helper's); a small method inlined
+where it was called follows into the one function that lost its call and gained its body's words
+(architecture-samples f01fcad4: `TasksLocalDataSource.completeTask`). Else orphaned."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from limpet.anchoring import WorkspaceIndex, content_hash, create_anchor, reanchor
+
+_KEYWORDS = {"fun", "val", "var", "class", "object", "return", "override", "suspend", "private", "launch",
+             "refresh", "load", "helper", "scope", "withContext", "data", "in", "is", "as", "if", "do"}
+NAMES = st.from_regex(r"[a-z][a-zA-Z]{5,11}", fullmatch=True).filter(lambda n: n not in _KEYWORDS)
+
+
+def _repository(name: str, body: str) -> bytes:
+    return f'''package todo.data
+
+class Repository(private val dao: TaskDao, private val network: Network) {{
+
+    fun getTasks(): List<Task> {{
+        return dao.getAll()
+    }}
+
+    suspend fun {name}() {{
+{body}
+    }}
+}}
+'''.encode()
+
+
+def _callers(names: list[str]) -> bytes:
+    calls = "\n\n".join(f"    fun onEvent{i}() {{\n        scope.launch {{ repository.{n}() }}\n    }}"
+                        for i, n in enumerate(names))
+    return f"package todo.ui\n\nclass Screen(private val repository: Repository) {{\n{calls}\n}}\n".encode()
+
+
+OLD_BODY = "        loadFromNetwork()"
+NEW_BODY = "        withContext(dispatcher) {\n            dao.upsertAll(network.fetch().toLocal())\n        }"
+
+
+def _follow(old: str, new: str, calls: int, renamed: int):
+    before = {"Repository.kt": _repository(old, OLD_BODY), "Screen.kt": _callers([old] * calls)}
+    after = {"Repository.kt": _repository(new, NEW_BODY),
+             "Screen.kt": _callers([new] * renamed + [old] * (calls - renamed))}
+    index = WorkspaceIndex()
+    index.update({p: content_hash(b) for p, b in before.items()}, before.get)
+    anchor = create_anchor("Repository.kt", before["Repository.kt"], 9, 11)
+    index.update({p: content_hash(b) for p, b in after.items()}, after.get)
+    return reanchor(anchor, after["Repository.kt"], index)
+
+
+def test_a_method_renamed_and_rewritten_follows_its_references():
+    rel = _follow("refreshTasks", "refresh", calls=2, renamed=2)
+    assert (rel.health, rel.method, rel.anchor.line_start, rel.anchor.line_end) == ("drifted", "renamed", 9, 13)
+
+
+@settings(max_examples=40, deadline=None)
+@given(NAMES, NAMES, st.integers(0, 4), st.data())
+def test_the_thread_follows_the_new_name_only_when_every_reference_took_it(old, new, calls, data):
+    if old == new or old in new or new in old:
+        return
+    renamed = data.draw(st.integers(0, calls))
+    rel = _follow(old, new, calls, renamed)
+    if renamed == calls and calls >= 2:  # the declaration and at least two calls renamed, none left
+        assert (rel.health, rel.anchor.line_start, rel.anchor.line_end) == ("drifted", 9, 13)
+    else:
+        assert rel.health == "orphaned"
+
+
+SOURCE = b'''package todo.data.local
+
+class TasksLocalDataSource(private val tasksDao: TasksDao) {
+
+    suspend fun completeTask(taskId: String) =
+        tasksDao.updateCompleted(taskId, true)
+
+    suspend fun deleteAllTasks() = tasksDao.deleteTasks()
+}
+'''
+
+
+def _repository_calling(*bodies: str) -> bytes:
+    methods = "\n\n".join(f"    suspend fun step{i}(taskId: String) {{\n        launch {{ {b} }}\n    }}"
+                          for i, b in enumerate(bodies))
+    return f"package todo.data\n\nclass Tasks(private val local: TasksLocalDataSource) {{\n{methods}\n}}\n".encode()
+
+
+def _inline(before_bodies: list[str], after_bodies: list[str]):
+    before = {"Local.kt": SOURCE, "Tasks.kt": _repository_calling(*before_bodies)}
+    after = {"Tasks.kt": _repository_calling(*after_bodies)}
+    index = WorkspaceIndex()
+    index.update({p: content_hash(b) for p, b in before.items()}, before.get)
+    anchor = create_anchor("Local.kt", SOURCE, 5, 6)
+    index.update({p: content_hash(b) for p, b in after.items()}, after.get)
+    return reanchor(anchor, None, index)
+
+
+def test_a_small_method_inlined_at_its_one_call_site_follows_into_that_function():
+    rel = _inline(["local.completeTask(taskId)", "local.deleteAllTasks()"],
+                  ["tasksDao.updateCompleted(taskId = taskId, completed = true)", "local.deleteAllTasks()"])
+    assert (rel.anchor.file, rel.anchor.line_start, rel.anchor.line_end, rel.method) == ("Tasks.kt", 4, 6, "moved")
+
+
+def test_a_small_method_inlined_at_two_call_sites_is_orphaned():
+    rel = _inline(["local.completeTask(taskId)", "local.completeTask(taskId)"],
+                  ["tasksDao.updateCompleted(taskId = taskId, completed = true)",
+                   "tasksDao.updateCompleted(taskId = taskId, completed = true)"])
+    assert rel.health == "orphaned"
+
+
+def test_a_call_replaced_by_unrelated_code_is_no_inlining():
+    rel = _inline(["local.completeTask(taskId)", "local.deleteAllTasks()"],
+                  ["network.markDone(taskId)", "local.deleteAllTasks()"])
+    assert rel.health == "orphaned"
