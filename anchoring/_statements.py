@@ -195,7 +195,8 @@ def inlined_step(anchor: Anchor, view: FileView | None, index: WorkspaceIndex | 
             added = Counter(statements(sv.text)) - Counter(statements(old[0].text))
             if sum(added.values()) < INLINE_SHARE * len(body):
                 continue
-            if _mapped(body, list(added.elements())) >= INLINE_SHARE * len(body):
+            if _mapped(body, list(added.elements())) >= INLINE_SHARE * len(body) \
+                    and not _holds_new_copy(here, before, sv, body):
                 found.append((path, here, sv))
     found = [f for f in found if not any(g is not f and g[0] == f[0] and f[2].first <= g[2].first
                                          and g[2].last <= f[2].last for g in found)]
@@ -203,6 +204,14 @@ def inlined_step(anchor: Anchor, view: FileView | None, index: WorkspaceIndex | 
         return None
     path, here, sv = found[0]
     return Hit(path, here, sv.first, sv.last, "moved" if path != anchor.file else "renamed", 0.5)
+
+
+def _holds_new_copy(view: FileView, before: FileView, sv, body: list[str]) -> bool:
+    """Does `sv` hold a function new in this change into which the body maps (a copy of the
+    method as a function of its own, nested: that is no inlining)?"""
+    return any(inner.kind in FUNCTION_KINDS and inner is not sv and sv.first <= inner.first and inner.last <= sv.last
+               and inner.qualified_name not in before.by_name
+               and _mapped(body, statements(inner.text)) >= INLINE_SHARE * len(body) for inner in view.symbols)
 
 
 def renamed_remainder_step(anchor: Anchor, view: FileView, before: FileView | None) -> Hit | None:

@@ -100,6 +100,8 @@ def _by_hash(anchor: Anchor, index: WorkspaceIndex, paths: list[str], blind: boo
     if len(hits) > 1:
         # Several identical copies: only a name or context that singles one out will do.
         named = [h for h in hits if h[1].name == anchor.symbol_name]
+        if len(named) > 1:
+            return None  # copied under its name into several places: no one place
         hits = named if len(named) == 1 else _by_context(anchor, index, hits)
         if len(hits) != 1:
             return None
