@@ -17,6 +17,10 @@ before (first parent) and after (`git diff --no-renames`):
     inline, move_inline                   a thread on the inlined method -> the whole method that
                                           received its body (one receiver; several: orphaned)
 
+A method still in its class with its very statements stayed (what the oracle calls moved is a
+copy): the truth is where it stays. A method whose body was copied verbatim into several new
+places has no one place (orphaned), as a method inlined into several callers.
+
 A case is dropped when its method cannot be found uniquely (overloads the oracle's spelling does
 not separate, a class spec no path matches). Repositories are read from bare git mirrors (the
 search tool's `fetch`: MIRRORS/OWNER+NAME/repo, MIRRORS from --mirrors or $LIMPET_MIRRORS), the oracles
@@ -48,6 +52,7 @@ CATEGORIES = ("rename", "move", "move_rename", "pull_push", "extract", "extract_
 GROUP_BYTES = 400_000  # a commit's files past this: only the files its cases need
 MAX_FILE_BYTES = 200_000
 EXTRACT_MIN_ROWS, EXTRACT_MIN_CHARS = 2, 40
+COPY_MIN_ROWS = 3
 
 SIG = r"(?:(?:public|private|protected|package|internal)\s+)?(?P<{0}>[\w$.]+?)\((?P<{0}p>[^)]*)\)(?:\s*:\s*\S.*?)?"
 PATTERNS = {
@@ -153,6 +158,18 @@ def _same_body(before: FileView, old, after: FileView, now) -> bool:
     return bool(rows) and rows == body(after, now)
 
 
+def _copies(vb: dict[str, FileView], va: dict[str, FileView], op: str, osv) -> int:
+    """How many symbols new in the commit hold the old method's body rows verbatim (whitespace
+    aside; bodies of COPY_MIN_ROWS rows or more, shorter ones are alike by chance)."""
+    def body(view, sv):
+        return [r.strip() for r in view.rows[sv.first + 1:sv.last + 1] if r.strip() not in ("", "}")]
+    rows = body(vb[op], osv)
+    if len(rows) < COPY_MIN_ROWS:
+        return 0
+    return sum(1 for p, view in va.items() for sv in view.symbols
+               if sv.qualified_name not in (vb[p].by_name if p in vb else {}) and body(view, sv) == rows)
+
+
 def occurrence(rows: list[str], within: list[str]) -> int | None:
     n = len(rows)
     hits = [s for s in range(len(within) - n + 1) if within[s:s + n] == rows]
@@ -199,6 +216,8 @@ def build_commit(repo: Path, full: str, sha: str, exts: tuple[str, ...], refacto
                 exp = dict(file=op, line_start=still[0].first + 1, line_end=still[0].last + 1)
             elif cat in ("pull_push", "inline", "move_inline") and still:
                 continue  # the old method stayed (an override kept, a caller left): no single truth
+            elif _copies(vb, va, op, osv) > 1:
+                exp = {"orphan": True}  # its body copied verbatim into several new places: no one place
             else:
                 exp = dict(file=np_, line_start=nsv.first + 1, line_end=nsv.last + 1)
             if cat in ("inline", "move_inline") and inlined_into[(r["old"], r["ocls"])] > 1:
