@@ -65,7 +65,13 @@ from limpet.anchoring._fileview import FileView, file_view
 from limpet.anchoring._index import WorkspaceIndex
 from limpet.anchoring._inline_calls import inlined_call_step
 from limpet.anchoring._references import renamed_by_references_step
-from limpet.anchoring._statements import extracted_step, inlined_step, named_move_step, renamed_remainder_step
+from limpet.anchoring._statements import (
+    extracted_step,
+    inlined_step,
+    named_move_step,
+    renamed_mapped_step,
+    renamed_remainder_step,
+)
 from limpet.anchoring._steps_local import (
     LINES_GONE_CONFIDENCE,
     Hit,
@@ -163,6 +169,7 @@ def find(anchor: Anchor, source: bytes | None, index: WorkspaceIndex | None) -> 
         lambda: None if symbol_exists else renamed_remainder_step(anchor, view, before),
         lambda: successor_step(anchor, None if symbol_exists else view, index, symbol_gone=not symbol_exists),
         lambda: None if symbol_exists else renamed_by_references_step(anchor, view, index, before),
+        lambda: None if symbol_exists else renamed_mapped_step(anchor, view, before),
         lambda: fuzzy_step(anchor, view, old),
         lambda: None if symbol_exists else inlined_step(anchor, view, index),
         lambda: None if symbol_exists else inlined_call_step(anchor, view, index),

@@ -21,14 +21,15 @@ from limpet.anchoring._claimed import claimed_by_its_file
 from limpet.anchoring._fileview import FileView
 from limpet.anchoring._index import WorkspaceIndex
 from limpet.anchoring._languages import family_for_path
-from limpet.anchoring._mapping import kinds_compatible, map_into_symbol
+from limpet.anchoring._mapping import kinds_compatible, map_into_symbol, symbol_similarity
 from limpet.anchoring._signature import signature
 from limpet.anchoring._steps_local import Hit, parent_of, was_sibling
 from limpet.anchoring._steps_moved import needles
 from limpet.anchoring._symbols import FUNCTION_KINDS
 from limpet.model import Anchor
 
-__all__ = ["extracted_step", "inlined_step", "mapped_shares", "named_move_step", "renamed_remainder_step"]
+__all__ = ["extracted_step", "inlined_step", "mapped_shares", "named_move_step", "renamed_mapped_step",
+           "renamed_remainder_step"]
 
 _TOKEN = re.compile(r"[A-Za-z_$][\w$]*|\d[\w.]*|\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'|\S")
 _KEYWORDS = frozenset("""if else elif for while do return val var fun def let const new this self in is not and or
@@ -44,6 +45,10 @@ INLINE_MIN_STATEMENTS = 2  # a method inlined into its caller: at least this man
 INLINE_SHARE = 0.75  # ... most of them mapped onto statements the caller did not have before
 REMAINDER_MIN_STATEMENTS = 3  # a method renamed while most of its body left: it keeps this many
 REMAINDER_SHARE = 0.6  # ... of which at least this share are old statements
+MAPPED_MIN_STATEMENTS = 8  # a method renamed and edited in place: this many statements at least,
+MAPPED_OLD, MAPPED_NEW = 0.6, 0.5  # ... this share of them in one new method of its scope, which
+MAPPED_LEAD = 0.3  # ... they are this much less in any other new one
+MAPPED_BODY_MIN = 0.4  # ... and its text (name-blind) is this alike
 
 
 def statements(text: str) -> list[str]:
@@ -244,3 +249,38 @@ def renamed_remainder_step(anchor: Anchor, view: FileView, before: FileView | No
     if rows is None:
         return None
     return Hit(anchor.file, view, rows[0], rows[1], "renamed", 0.6)
+
+
+def renamed_mapped_step(anchor: Anchor, view: FileView, before: FileView | None) -> Hit | None:
+    """A method of some size renamed in place with its body edited past the likeness the other
+    steps need (names of its parameters and types replaced throughout): most of its statements
+    map into one method new in its scope, well more than into any other new one, and most of
+    that one's statements are old ones (leakcanary 01210bbb: computeExpectedReachability ->
+    computeLeakStatuses, `reachability` read `leakStatus` in every row)."""
+    if before is None or anchor.position != "symbol" or not anchor.symbol or not anchor.symbol_name:
+        return None
+    old = statements(anchor.selected_text)
+    if len(old) < MAPPED_MIN_STATEMENTS:
+        return None
+    parent = parent_of(anchor.symbol, anchor.symbol_name)
+    scored = []
+    for sv in view.symbols:
+        if sv.kind not in FUNCTION_KINDS or sv.parent_name != parent or not kinds_compatible(anchor.symbol_kind, sv.kind):
+            continue
+        if was_sibling(anchor, sv, before):
+            continue
+        new = statements(sv.text)
+        mapped = _mapped(old, new) if new else 0
+        scored.append((mapped / len(old), mapped / max(len(new), 1), sv))
+    if not scored:
+        return None
+    scored.sort(key=lambda t: (-t[0], t[2].first))
+    share, own_share, best = scored[0]
+    if share < MAPPED_OLD or own_share < MAPPED_NEW or len(scored) > 1 and share - scored[1][0] < MAPPED_LEAD:
+        return None
+    if symbol_similarity(anchor, best, blind=True) < MAPPED_BODY_MIN:
+        return None
+    rows = map_into_symbol(anchor, view, best)
+    if rows is None:
+        return None
+    return Hit(anchor.file, view, rows[0], rows[1], "renamed", round(0.4 + 0.5 * share, 4))

@@ -178,3 +178,29 @@ def test_a_method_deleted_whose_statements_no_function_received_is_orphaned():
     after = b"def b(x):\n    return x\n"
     got = _run({"m.py": before}, {"m.py": after}, "m.py", 1, 4)
     assert got.health == "orphaned"
+
+
+
+def _steps(names: list[str]) -> str:
+    return "".join(f"    {n}_total = sum({n}_values)\n    {n}_count = len({n}_values)\n" for n in names)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 10))
+def test_a_method_renamed_in_place_follows_only_when_most_of_its_statements_went_with_it(kept):
+    """A method of twenty statements renamed and edited in place: it follows into the new method
+    of its class when 60% or more of its statements went there (names replaced in them), else it
+    is orphaned (the rest rewritten: a new method, not the old one edited)."""
+    names = [f"metric{i}" for i in range(10)]
+    other = [f"other{i}" for i in range(10)]
+    before = f"class Report:\n    def summarize_all(self, values):\n{_steps(names).replace('    ', '        ')}" \
+             "        return self\n\n    def title(self):\n        return 'report'\n"
+    renamed = [n.replace("metric", "measure") for n in names[:kept]]
+    new_body = _steps(renamed) + "".join(f"    {o} = self.compute_{o}(values, weights={o}_w)\n" for o in other[kept:] * 2)
+    after = f"class Report:\n    def summarize(self, values):\n{new_body.replace('    ', '        ')}" \
+            "        return self\n\n    def title(self):\n        return 'report'\n"
+    got = _run({"r.py": before.encode()}, {"r.py": after.encode()}, "r.py", 2, 23)
+    if kept >= 6:
+        assert got.health == "drifted" and got.anchor.line_start == 2
+    else:
+        assert got.health == "orphaned"
