@@ -64,16 +64,16 @@ def _mentions(anchor: Anchor, view: FileView, index: WorkspaceIndex, before: Fil
     """(row that named `old` before, the rows of its file now) over the changed files of the
     anchor's language family; None when the old name is still named somewhere (another symbol
     of that name, or references left: not a rename throughout) or too often to tell."""
-    family = family_for_path(anchor.file)
+    family, needle = family_for_path(anchor.file), old.encode()
     out = []
     for path in sorted(index.changed | {anchor.file}):
         if family_for_path(path) != family:
             continue
         prev = before if path == anchor.file else index.previous_view(path)
         now = view if path == anchor.file else index.view(path)
-        if now is not None and any(old in row and holds_word(row, old) for row in now.rows):
+        if now is not None and needle in now.source and any(old in row and holds_word(row, old) for row in now.rows):
             return None
-        if prev is None or now is None:
+        if prev is None or now is None or needle not in prev.source:
             continue
         rows = [row for row in prev.rows if old in row and holds_word(row, old)]
         if not rows:
