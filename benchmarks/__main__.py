@@ -3,6 +3,8 @@
     .venv/bin/python -m benchmarks [--only latency,reconcile,...] [--no-write]
 
 Every figure is a ratio against a reference measured in the same run on the same machine.
+The table is one run of the whole suite: a run of some suites (--only) prints its rows and
+leaves the table alone, so the README never mixes runs.
 """
 
 from __future__ import annotations
@@ -54,7 +56,7 @@ def main() -> None:
     ap.add_argument("--no-write", action="store_true")
     args = ap.parse_args()
     lines = run([s.strip() for s in args.only.split(",") if s.strip()])
-    if not args.no_write:
+    if not args.no_write and args.only == ap.get_default("only"):
         write(lines)
 
 
