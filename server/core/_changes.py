@@ -18,8 +18,9 @@ from __future__ import annotations
 import contextlib
 import threading
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
+
+import msgspec
 
 from limpet.server.store import LazyLogger, classify, watch_workspace
 
@@ -28,13 +29,12 @@ __all__ = ["Change", "ChangeFeed", "ChangeListener"]
 log = LazyLogger("limpet.changes")  # logging loads when something is logged
 
 
-@dataclass(frozen=True)
-class Change:
+class Change(msgspec.Struct, frozen=True):
     files: frozenset[str] = frozenset()  # workspace files whose threads (or content) changed
     saved: frozenset[str] = frozenset()  # of those, files written on disk (by an editor, git, ...)
     store: bool = False  # other processes wrote or deleted thread files (which files: read the store)
     review: bool = False  # the current review changed
-    thread_ids: frozenset[str] = field(default=frozenset())  # threads written or deleted, when known
+    thread_ids: frozenset[str] = frozenset()  # threads written or deleted, when known
 
 
 ChangeListener = Callable[[Change], None]

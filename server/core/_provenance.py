@@ -14,9 +14,10 @@ folder name. A workspace in a folder of a repository (a monorepo's service) adds
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
+
+import msgspec
 
 from limpet.server.store import repository_facts
 
@@ -25,8 +26,7 @@ __all__ = ["Provenance", "provenance_of", "repository_identity"]
 _SCP = re.compile(r"^(?:[^@/]+@)?(?P<host>[^:/]+):(?P<path>(?!//).+)$")  # git@host:owner/name(.git)
 
 
-@dataclass(frozen=True, slots=True)
-class Provenance:
+class Provenance(msgspec.Struct, frozen=True):
     repository: str
     commit: str | None
 

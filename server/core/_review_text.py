@@ -8,8 +8,9 @@ A reference is the rustdoc-style link seed 001 asks agents to write: [`src/auth.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Literal, get_args
+
+import msgspec
 
 __all__ = ["REVIEW_MODES", "REVIEW_REFERENCE", "Edit", "Reference", "ReviewMode", "apply_mode", "find_references", "heading_text"]
 
@@ -22,8 +23,7 @@ _HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$")
 _FENCE = re.compile(r"^ {0,3}(```|~~~)")
 
 
-@dataclass(frozen=True)
-class Reference:
+class Reference(msgspec.Struct, frozen=True):
     start: int  # character offsets of the whole link in the content
     end: int
     text: str  # "src/auth.py:23" as written
@@ -32,8 +32,7 @@ class Reference:
     line_end: int
 
 
-@dataclass(frozen=True)
-class Edit:
+class Edit(msgspec.Struct, frozen=True):
     """The new content, and which part of it is new: [new_start, new_end) replaced the old
     content's [old_start, old_end). References outside that window keep their anchors."""
 

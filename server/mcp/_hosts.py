@@ -20,9 +20,9 @@ the token from the environment variable named by `bearer_token_env_var`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
+import msgspec
 import orjson
 import tomli_w
 
@@ -43,8 +43,7 @@ _WHERE = {
 }
 
 
-@dataclass(frozen=True)
-class HostConfig:
+class HostConfig(msgspec.Struct, frozen=True):
     host: str
     text: str  # what goes in the file, as the file's format (JSON or TOML)
     where: str  # which file it goes in

@@ -7,9 +7,10 @@ File URIs are percent-encoded as RFC 6570 `{+filePath}` expands them (slashes ke
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote, unquote
+
+import msgspec
 
 from limpet.model import TAGS, InvalidArgument, Thread
 from limpet.server.core import Service, ThreadFilter
@@ -23,8 +24,7 @@ _NAMED = {"all": ThreadFilter(), "orphaned": ThreadFilter(health="orphaned"),
           "ai-enriched": ThreadFilter(has_ai_meta=True)}
 
 
-@dataclass(frozen=True)
-class View:
+class View(msgspec.Struct, frozen=True):
     kind: str  # "all" | "orphaned" | "ai-enriched" | "tag" | "file"
     arg: str | None = None  # the tag, or the workspace-relative file
 
