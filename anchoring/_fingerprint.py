@@ -12,7 +12,7 @@ import zlib
 from collections.abc import Callable, Sequence
 
 from limpet.anchoring._text import normalized, replace_identifier, short_hash, tokens
-from limpet.model import blake2b
+from limpet.model import MAX_COMPARED_TEXT, blake2b
 
 SKETCH_SIZE = 32
 _GRAM = 3
@@ -103,7 +103,8 @@ def similarity(a: str, b: str) -> float:
     """
     if a == b:
         return 1.0
-    la, lb = _lines(a), _lines(b)
+    la, wa = _prepared(a)
+    lb, wb = _prepared(b)
     if la == lb:
         return 1.0
     similarity = _indel()
@@ -111,7 +112,25 @@ def similarity(a: str, b: str) -> float:
         by_line = similarity("\n".join(la), "\n".join(lb))
     else:
         by_line = similarity(la, lb)
-    return (by_line + similarity(_words(a), _words(b))) / 2
+    return (by_line + similarity(wa, wb)) / 2
+
+
+# An anchor's text is compared with every candidate of a step (hundreds in a large file): a
+# long one is split into lines and words once, not once a candidate. Kept for the few texts
+# in play at once (the anchor's, plain and name-blind), none longer than MAX_COMPARED_TEXT.
+PREPARED_MIN_CHARS = 2048
+PREPARED_KEPT = 4
+
+
+def _prepared(text: str) -> tuple[list[str], list[str]]:
+    if PREPARED_MIN_CHARS <= len(text) <= MAX_COMPARED_TEXT:  # (an anchor's text, never longer)
+        return _prepared_long(text)
+    return _lines(text), _words(text)
+
+
+@functools.lru_cache(maxsize=PREPARED_KEPT)
+def _prepared_long(text: str) -> tuple[list[str], list[str]]:
+    return _lines(text), _words(text)
 
 
 @functools.cache
@@ -125,11 +144,20 @@ def _indel() -> Callable[..., float]:
 
 def blind_similarity(a: str, a_name: str | None, b: str, b_name: str | None) -> float:
     """similarity() with each side's own name blinded (a rename costs nothing)."""
-    if a_name:
-        a = replace_identifier(a, a_name, "\u2400")
-    if b_name:
-        b = replace_identifier(b, b_name, "\u2400")
-    return similarity(a, b)
+    return similarity(_blind(a, a_name), _blind(b, b_name))
+
+
+def _blind(text: str, name: str | None) -> str:
+    if not name:
+        return text
+    if PREPARED_MIN_CHARS <= len(text) <= MAX_COMPARED_TEXT:
+        return _blind_long(text, name)  # the same string each time: its preparation is kept too
+    return replace_identifier(text, name, "\u2400")  # the same string each time: its preparation is kept too
+
+
+@functools.lru_cache(maxsize=PREPARED_KEPT)
+def _blind_long(text: str, name: str) -> str:
+    return replace_identifier(text, name, "\u2400")
 
 
 def name_filter(names: list[str]) -> str:

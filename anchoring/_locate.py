@@ -9,6 +9,7 @@ from rapidfuzz.distance import Indel
 from limpet.anchoring._fileview import FileView
 from limpet.anchoring._fingerprint import similarity
 from limpet.anchoring._text import strip_lines
+from limpet.model import MAX_COMPARED_TEXT
 
 SHORT_QUOTE_CHARS = 16  # a quote with fewer non-blank chars needs corroboration
 FUZZY_MIN_CHARS = 40  # fuzzy search only for quotes at least this long (or with context)
@@ -65,8 +66,11 @@ def fuzzy_windows(view: FileView, text: str, lo: int = 0, hi: int | None = None)
     """Candidate (score, first, last) windows in [lo, hi] resembling `text`, best first.
 
     Seeds are rows equal to a distinctive anchored row; each seed proposes an
-    alignment, refined by a line diff of the quote against the neighbourhood.
+    alignment, refined by a line diff of the quote against the neighbourhood. A text longer
+    than MAX_COMPARED_TEXT has none (each window would cost its length, and a diff more).
     """
+    if len(text) > MAX_COMPARED_TEXT:
+        return []
     hi = view.line_count - 1 if hi is None else hi
     rows = strip_lines(text)
     n = len(rows)

@@ -6,7 +6,7 @@ from limpet.anchoring._fileview import FileView, SymbolView
 from limpet.anchoring._fingerprint import blind_similarity, similarity, sketch_similarity
 from limpet.anchoring._locate import context_similarity, exact_occurrences, fuzzy_windows, quote_rows
 from limpet.anchoring._symbols import FUNCTION_KINDS
-from limpet.model import Anchor
+from limpet.model import MAX_COMPARED_TEXT, Anchor
 
 LINE_FUZZY_MIN = 0.6  # similarity for an edited line still to count as "the same line"
 LINE_MARGIN = 0.1
@@ -22,17 +22,24 @@ def kind_group(kind: str) -> str:
     return "function" if kind in FUNCTION_KINDS else kind
 
 
+def compared_in_full(anchor: Anchor) -> bool:
+    """Is the anchor's text short enough to be compared in full with every candidate? A longer
+    one (MAX_COMPARED_TEXT) is compared through its fingerprint and hashes only: each candidate
+    of a step costs the text's length, and a step may have a file's every symbol to score."""
+    return len(anchor.selected_text) <= MAX_COMPARED_TEXT
+
+
 def symbol_similarity(anchor: Anchor, sv: SymbolView, blind: bool = False) -> float:
     """How alike the anchor's symbol and `sv` are (1.0 for an equal normalized text)."""
     if anchor.symbol_hash and sv.norm_hash == anchor.symbol_hash:
         return 1.0
     if blind and anchor.blind_hash and sv.blind_hash == anchor.blind_hash:
         return 1.0
-    if anchor.position == "symbol":
+    if anchor.position == "symbol" and compared_in_full(anchor):
         if blind:
             return blind_similarity(anchor.selected_text, anchor.symbol_name, sv.text, sv.name)
         return similarity(anchor.selected_text, sv.text)
-    # lines inside a symbol: only the symbol's sketch was kept
+    # lines inside a symbol (only the symbol's sketch was kept), or a text too long to compare
     return sketch_similarity(anchor.sketch, sv.sketch)
 
 
@@ -55,8 +62,8 @@ def locate_lines_inside(anchor: Anchor, view: FileView, lo: int, hi: int, base: 
     if found:
         start = _pick_occurrence(anchor, view, found, span, base)
         return start, start + span - 1
-    if span <= 3:
-        return _closest_short_window(anchor, view, span, lo, hi, base)
+    if span <= 3:  # (a text too long to compare: each row of the symbol would cost its length)
+        return _closest_short_window(anchor, view, span, lo, hi, base) if compared_in_full(anchor) else None
     windows = [w for w in fuzzy_windows(view, anchor.selected_text, lo, hi) if w[0] >= LINE_FUZZY_MIN]
     if not windows:
         return None

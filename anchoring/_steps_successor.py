@@ -51,7 +51,7 @@ from limpet.anchoring._fileview import FileView, SymbolView
 from limpet.anchoring._fingerprint import renamed_similarity, similarity, sketch_similarity
 from limpet.anchoring._index import WorkspaceIndex
 from limpet.anchoring._languages import family_for_path
-from limpet.anchoring._mapping import kinds_compatible, map_into_symbol
+from limpet.anchoring._mapping import compared_in_full, kinds_compatible, map_into_symbol
 from limpet.anchoring._signature import signature
 from limpet.anchoring._steps_local import Hit, parent_of, was_sibling
 from limpet.anchoring._steps_moved import needles
@@ -83,8 +83,8 @@ def successor_step(anchor: Anchor, view: FileView | None, index: WorkspaceIndex 
 
     `view` is the anchor's file when its symbols are candidates (None when the file is gone or
     the symbol is still there); `symbol_gone`: the anchor's file no longer holds its symbol."""
-    if anchor.position != "symbol" or not anchor.symbol or not anchor.symbol_name:
-        return None
+    if anchor.position != "symbol" or not anchor.symbol or not anchor.symbol_name or not compared_in_full(anchor):
+        return None  # (a text too long to compare in full: only its hashes and fingerprint follow it)
     old = _Old.of_anchor(anchor)
     own = (anchor.file, anchor.symbol)
     scored = []

@@ -27,6 +27,7 @@ from limpet.model._errors import (
 )
 from limpet.model._limits import (
     MAX_ANCHORED_TEXT,
+    MAX_COMPARED_TEXT,
     MAX_CONTEXT_CHARS,
     MAX_EVENTS,
     MAX_FINGERPRINT,
@@ -71,6 +72,7 @@ __all__ = [
     "HEALTHS",
     "IMPORT_FORMATS",
     "MAX_ANCHORED_TEXT",
+    "MAX_COMPARED_TEXT",
     "MAX_BODY",
     "MAX_CONTEXT_CHARS",
     "MAX_EVENTS",

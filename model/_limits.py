@@ -13,6 +13,7 @@ from typing import NamedTuple
 
 __all__ = [
     "MAX_ANCHORED_TEXT",
+    "MAX_COMPARED_TEXT",
     "MAX_CONTEXT_CHARS",
     "MAX_EVENTS",
     "MAX_FINGERPRINT",
@@ -34,6 +35,7 @@ MAX_CONTEXT_CHARS = 240
 MAX_NAME_CHARS = 1_000
 MAX_FINGERPRINT = 64
 MAX_ANCHORED_TEXT = 4 * 1024 * 1024
+MAX_COMPARED_TEXT = 32 * 1024
 
 
 class Budget(NamedTuple):
@@ -69,4 +71,9 @@ READ_BUDGETS: tuple[Budget, ...] = (
            "the thread is refused (reported), the rest served"),
     Budget("MAX_ANCHORED_TEXT", MAX_ANCHORED_TEXT, "characters", "an anchor's `selected_text` and `lost_text`",
            "the thread is refused (reported), the rest served; a new thread anchoring more is INVALID_ARGUMENT"),
+    Budget("MAX_COMPARED_TEXT", MAX_COMPARED_TEXT, "characters", "an anchor's `selected_text` compared in full "
+           "with candidate code (each candidate of a step costs the text's length; the public benchmark's largest "
+           "file is 108 KB)", "compared through its fingerprint and hashes only, as lines inside a symbol are: a "
+           "rename keeping the body is still followed, a rewrite is not (a 1 MB text against 1,200 renamed "
+           "functions cost ~42 s of CPU)"),
 )

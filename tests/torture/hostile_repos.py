@@ -15,7 +15,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import msgspec
 from hostile_layout import components, plant
+
+from limpet.anchoring import create_anchor
+from limpet.model import MAX_ANCHORED_TEXT, MAX_COMPARED_TEXT
 
 __all__ = ["Repo", "SEED", "main_event", "repositories"]
 
@@ -128,6 +132,34 @@ def _giant() -> list[Repo]:
     return rows
 
 
+def _function(i: int, name: str = "f") -> str:
+    return f"def {name}{i:04d}(a, b):\n    x = a + {i}\n    y = b * x - {i % 7}\n    return helper(x, y, {i})\n\n\n"
+
+
+def _evidence() -> list[Repo]:
+    """A thread whose anchor carries a long `selected_text` (within MAX_ANCHORED_TEXT) on a
+    function of a ~95 KB file of 1,200, then renamed or deleted: every other function is a
+    candidate, each compared with that text (a 1 MB one cost ~42 s of CPU, 1,200 times its length)."""
+    functions = [_function(i) for i in range(1_200)]
+    before = "".join(functions)
+    after = {"renamed": before.replace(functions[600], _function(600, "g")),
+             "deleted": before.replace(functions[600], "")}
+    fillers = {"statements": "    z = helper(a, b, c)\n", "short rows": "a b c d\n"}
+    rows = []
+    for change, source in after.items():
+        for size in (MAX_COMPARED_TEXT - 100, MB, MAX_ANCHORED_TEXT - 100):
+            for shape, filler in fillers.items():
+                def make(ws: Path, outside: Path, created: dict, source=source, size=size, filler=filler) -> None:
+                    anchor = create_anchor("src/many.py", before.encode(), 1 + 6 * 600, 4 + 6 * 600)
+                    text = anchor.selected_text + filler * ((size - len(anchor.selected_text)) // len(filler))
+                    anchor = msgspec.structs.replace(anchor, selected_text=text)
+                    (ws / "src" / "many.py").write_text(source)
+                    _append(ws, "c_3300001", [_line(_event(created, id="e_3300001",
+                                                            anchor=msgspec.to_builtins(anchor)))])
+                rows.append(Repo("anchor evidence", f"{size:,} characters of {shape}, function {change}", make))
+    return rows
+
+
 def _quadratic() -> list[Repo]:
     def replies(ws: Path, outside: Path, created: dict) -> None:
         _append(ws, created["_thread"], [_line(_reply(created, n)) for n in range(50_000)])
@@ -175,7 +207,7 @@ def _patterns() -> list[Repo]:
 
 
 def repositories() -> list[Repo]:
-    return [*_symlinks(), *_case_variants(), *_nesting(), *_duplicate_keys(), *_giant(), *_quadratic(),
+    return [*_symlinks(), *_case_variants(), *_nesting(), *_duplicate_keys(), *_giant(), *_evidence(), *_quadratic(),
             *_overrides(), *_patterns()]
 
 
