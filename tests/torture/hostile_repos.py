@@ -11,15 +11,18 @@ from __future__ import annotations
 
 import json
 import random
+import re
+import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import msgspec
-from hostile_layout import components, plant
+from gitrepo import git_init
+from hostile_layout import Component, components, plant
 
 from limpet.anchoring import create_anchor
-from limpet.model import MAX_ANCHORED_TEXT, MAX_COMPARED_TEXT
+from limpet.model import MAX_ANCHORED_TEXT, MAX_COMPARED_TEXT, THREAD_ID_PATTERN
 
 __all__ = ["Repo", "SEED", "main_event", "repositories"]
 
@@ -40,6 +43,9 @@ def _thread_file(ws: Path, tid: str) -> Path:
 
 
 def _append(ws: Path, tid: str, lines: list[bytes]) -> None:
+    # A file under another name is never read, and an event with another id never applied: a
+    # hostile row must be one limpet reads (rows named c_deep, e_r1 once tested nothing).
+    assert THREAD_ID_PATTERN.fullmatch(tid), tid
     path = _thread_file(ws, tid)
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "ab") as out:
@@ -52,12 +58,13 @@ def _event(created: dict, **changes: object) -> dict:
 
 
 def _line(value: dict) -> bytes:
+    assert re.fullmatch(r"e_\d+", str(value.get("id", "e_0"))), value.get("id")
     return json.dumps(value).encode()
 
 
 def _reply(created: dict, n: int, **extra: object) -> dict:
     return {"at": created["at"], "body": f"reply {n}", "by": "x", "by_type": "human", "event": "replied",
-            "id": f"e_r{n}", "schema": created["schema"], "seq": n + 1, **extra}
+            "id": f"e_10{n:06d}", "schema": created["schema"], "seq": n + 1, **extra}
 
 
 def _symlinks() -> list[Repo]:
@@ -66,9 +73,39 @@ def _symlinks() -> list[Repo]:
         for dangling in (False, True):
             def make(ws: Path, outside: Path, created: dict, comp=comp, dangling=dangling) -> None:
                 tid = created["_thread"]
-                from hostile_layout import Component
                 plant(ws, Component(comp.rel.replace("TID", tid), comp.kind, comp.private), outside, dangling=dangling)
             rows.append(Repo("symlinks", f"{comp.id}{'-dangling' if dangling else ''}", make))
+    return rows
+
+
+def _private_in_git() -> list[Repo]:
+    """The private folder inside git (`.git/limpet/`, _layout.py): a link out of the workspace
+    at each of its components, dangling or not; `.git` itself a link; the folder's names in other
+    cases (one folder on macOS and Windows) as links; threads anchored on its files."""
+    rows = []
+    for comp in (c for c in components(True, "TID") if c.private):
+        for dangling in (False, True):
+            def make(ws: Path, outside: Path, created: dict, comp=comp, dangling=dangling) -> None:
+                git_init(ws)
+                plant(ws, Component(comp.rel.replace("TID", created["_thread"]), comp.kind, True), outside,
+                      dangling=dangling)
+            rows.append(Repo("private folder in git", f"{comp.id}{'-dangling' if dangling else ''}", make))
+    variants = [(".git", "dir"), (".git/LIMPET", "dir"), (".git/Limpet", "dir"), (".git/limpet/DERIVED.SQLITE", "file"),
+                (".git/limpet/Derived.sqlite", "file"), (".git/limpet/BACKUPS", "dir"), (".GIT", "dir"),
+                (".git/limpet\u0307", "dir"), (".limpet/CACHE", "dir"), (".limpet/Cache/derived.sqlite", "file")]
+    for rel, kind in variants:
+        def make_variant(ws: Path, outside: Path, created: dict, rel=rel, kind=kind) -> None:
+            if not rel.startswith(".limpet/"):
+                git_init(ws)
+            plant(ws, Component(rel, kind, True), outside)
+        rows.append(Repo("private folder in git", f"{rel}({kind}) a link", make_variant))
+    for n, name in enumerate((".git/limpet/derived.sqlite", ".GIT/LIMPET/derived.sqlite", ".git/limpet/review.json",
+                              ".git/limpet/backups/threads/c_1.jsonl", ".limpet/CACHE/derived.sqlite")):
+        def anchored(ws: Path, outside: Path, created: dict, name=name, n=n) -> None:
+            git_init(ws)
+            anchor = {**created["anchor"], "file": name}
+            _append(ws, f"c_33003{n}", [_line(_event(created, id=f"e_33003{n}", anchor=anchor))])
+        rows.append(Repo("private folder in git", f"a thread on {name}", anchored))
     return rows
 
 
@@ -79,7 +116,7 @@ def _case_variants() -> list[Repo]:
     for name in names:
         def make(ws: Path, outside: Path, created: dict, name=name) -> None:
             anchor = {**created["anchor"], "file": name}
-            _append(ws, "c_case", [_line(_event(created, id="e_case", anchor=anchor))])
+            _append(ws, "c_3300002", [_line(_event(created, id="e_3300002", anchor=anchor))])
             target = ws / name
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text("[core]\n\thooksPath = /tmp/evil\n")
@@ -91,11 +128,11 @@ def _nesting() -> list[Repo]:
     rows = []
     for depth in (1_000, 100_000, 1_000_000):
         def ai_meta(ws: Path, outside: Path, created: dict, depth=depth) -> None:
-            line = _line(_event(created, id="e_deep", ai_meta={}))
+            line = _line(_event(created, id="e_3300003", ai_meta={}))
             nested = b'{"a":' * depth + b"1" + b"}" * depth
-            _append(ws, "c_deep", [line.replace(b'"ai_meta": {}', b'"ai_meta": ' + nested)])
+            _append(ws, "c_3300003", [line.replace(b'"ai_meta": {}', b'"ai_meta": ' + nested)])
         def brackets(ws: Path, outside: Path, created: dict, depth=depth) -> None:
-            _append(ws, "c_list", [b"[" * depth + b"]" * depth])
+            _append(ws, "c_3300004", [b"[" * depth + b"]" * depth])
         rows += [Repo("deep nesting", f"ai_meta {depth:,} deep", ai_meta),
                  Repo("deep nesting", f"a line of {depth:,} nested lists", brackets)]
     return rows
@@ -109,8 +146,8 @@ def _duplicate_keys() -> list[Repo]:
         line = _line(_reply(created, 2))
         _append(ws, created["_thread"], [line[:-1] + b', "body": "other"}'])
     def anchor_file_twice(ws: Path, outside: Path, created: dict) -> None:
-        line = _line(_event(created, id="e_dup"))
-        _append(ws, "c_dup", [line.replace(b'"anchor": {', b'"anchor": {"file": "../../etc/passwd", ', 1)])
+        line = _line(_event(created, id="e_3300005"))
+        _append(ws, "c_3300005", [line.replace(b'"anchor": {', b'"anchor": {"file": "../../etc/passwd", ', 1)])
     def many_repeats(ws: Path, outside: Path, created: dict) -> None:
         line = _line(_reply(created, 3))
         _append(ws, created["_thread"], [line[:-1] + b"".join(b', "body": "x%d"' % i for i in range(100_000)) + b"}"])
@@ -123,11 +160,11 @@ def _giant() -> list[Repo]:
     rows = [Repo("giant lines and contexts", "a 20 MB body", lambda ws, o, c: _append(
         ws, c["_thread"], [_line(_reply(c, 1, body="b" * (20 * MB)))])),
             Repo("giant lines and contexts", "a 64 MB line of garbage", lambda ws, o, c: _append(
-                ws, "c_garbage", [b"x" * (64 * MB)]))]
-    for key in ("prefix", "suffix", "selected_text", "lost_text"):
-        def make(ws: Path, outside: Path, created: dict, key=key) -> None:
+                ws, "c_3300006", [b"x" * (64 * MB)]))]
+    for n, key in enumerate(("prefix", "suffix", "selected_text", "lost_text")):
+        def make(ws: Path, outside: Path, created: dict, key=key, n=n) -> None:
             anchor = {**created["anchor"], key: "def helper():\n" * (4 * MB // 14)}
-            _append(ws, f"c_{key}", [_line(_event(created, id=f"e_{key}", anchor=anchor))])
+            _append(ws, f"c_33001{n}", [_line(_event(created, id=f"e_33001{n}", anchor=anchor))])
         rows.append(Repo("giant lines and contexts", f"a 4 MB anchor {key}", make))
     return rows
 
@@ -160,14 +197,120 @@ def _evidence() -> list[Repo]:
     return rows
 
 
+def _derived_db(ws: Path, in_git: bool) -> sqlite3.Connection:
+    """The private folder's derived.sqlite replaced by a crafted one (tables without types or
+    constraints, the schema version limpet expects)."""
+    folder = ws / ".git" / "limpet" if in_git else ws / ".limpet" / "cache"
+    folder.mkdir(parents=True, exist_ok=True)
+    for name in ("derived.sqlite", "derived.sqlite-wal", "derived.sqlite-shm"):
+        (folder / name).unlink(missing_ok=True)
+    db = sqlite3.connect(folder / "derived.sqlite")
+    db.execute("PRAGMA user_version=1")
+    return db
+
+
+def _position(created: dict, **changes: object) -> dict:
+    anchor = created["anchor"]
+    return {"base": created["id"], "anchor": anchor, "health": "anchored", "method": "exact", "confidence": 1.0,
+            "checked": anchor["content_hash"], "checked_ws": None, "history": [], "moved_at": None, **changes}
+
+
+def _derived_rows() -> list[Repo]:
+    """Crafted rows in the derived cache (derived.sqlite in the private folder, inside git and
+    outside): nested deep, oversized, of the wrong types or values, and tables that are not the
+    tables limpet made (an endless view, missing columns, a trigger refusing writes)."""
+    def deep(depth: int) -> Callable[[dict], list[tuple]]:
+        def rows(created: dict) -> list[tuple]:
+            record = json.dumps(_position(created, history="HERE")).encode()
+            nested = b'{"a":' * depth + b"1" + b"}" * depth
+            history = b'[{"at": "2026-01-01T00:00:00.000Z", "event": "reanchored", "by": null, "details": ' + nested + b"}]"
+            return [(created["_thread"], created["id"], record.replace(b'"HERE"', history))]
+        return rows
+
+    def one(**changes: object) -> Callable[[dict], list[tuple]]:
+        return lambda c: [(c["_thread"], c["id"], json.dumps(_position(c, **changes)).encode())]
+
+    def anchor(**changes: object) -> Callable[[dict], list[tuple]]:
+        return lambda c: [(c["_thread"], c["id"], json.dumps(_position(c, anchor={**c["anchor"], **changes})).encode())]
+
+    def typed(thread: object, base: object, record: object) -> Callable[[dict], list[tuple]]:
+        return lambda c: [(c["_thread"] if thread is None else thread, c["id"] if base is None else base,
+                           json.dumps(_position(c)) if record is None else record)]
+
+    history = [{"at": "2026-01-01T00:00:00.000Z", "event": "reanchored", "by": None, "details": {"n": n}}
+               for n in range(20_000)]
+    derived = {
+        "history details 1,000 deep": deep(1_000), "history details 100,000 deep": deep(100_000),
+        "a 20 MB row": anchor(selected_text="x" * (20 * MB)), "a 4 MB selected_text": anchor(selected_text="x" * (4 * MB - 8)),
+        "a 1 MB method": one(method="m" * MB), "confidence 1e308": one(confidence=1e308),
+        "confidence -5": one(confidence=-5), "health bogus": one(health="bogus"),
+        "anchor.file ../../etc/passwd": anchor(file="../../etc/passwd"), "anchor.file .git/config": anchor(file=".git/config"),
+        "anchor lines 10-5": anchor(line_start=10, line_end=5), "20,000 history entries": one(history=history),
+        "moved_at in 9999": one(moved_at="9999-12-31T23:59:59.999Z"), "checked an integer": one(checked=7),
+        "a record as text": typed(None, None, None), "a record as an integer": typed(None, None, 7),
+        "a record as a real": typed(None, None, 1.5), "a record as null": typed(None, None, b"null"),
+        "a thread id as an integer": typed(7, None, json.dumps({}).encode()), "a thread id as a blob": typed(b"\xff", None, b"{}"),
+        "a 1 MB thread id": typed("c_" + "1" * MB, None, None), "a base as null": typed(None, b"", None),
+        "100,000 rows of garbage": lambda c: [(f"c_{n}", "e_1", b"{\"x\": 1}") for n in range(100_000)],
+    }
+    files = {
+        "state of three numbers": [("src/auth.py", "1,2,3", "0" * 32)],
+        "state of words": [("src/auth.py", "a,b,c,d", "0" * 32)],
+        "hash an integer": [("src/auth.py", "1,2,3,4", 7)],
+        "a 10 MB hash": [("src/auth.py", "1,2,3,4", "a" * (10 * MB))],
+        "a 1 MB path": [("p" * MB, "1,2,3,4", "0" * 32)],
+        "100,000 rows": [(f"f{n}.py", "1,2,3,4", "0" * 32) for n in range(100_000)],
+        "a blob state": [("src/auth.py", b"\x00" * 100, "0" * 32)],
+    }
+    schemas = {
+        "derived an endless view": "CREATE VIEW derived AS WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 "
+                                   "FROM c) SELECT 'c_' || x AS thread, 'e_1' AS base, x AS record FROM c",
+        "files an endless view": "CREATE VIEW files AS WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 "
+                                 "FROM c) SELECT 'src/auth.py' AS path, '1,2,3,4' AS state, 'ab' AS hash FROM c",
+        "derived without its columns": "CREATE TABLE derived (x)",
+        "files without its columns": "CREATE TABLE files (x)",
+        "a trigger refusing writes": "CREATE TABLE derived (thread, base, record); CREATE TRIGGER no BEFORE INSERT "
+                                     "ON derived BEGIN SELECT RAISE(ABORT, 'no'); END",
+    }
+    rows = []
+    for in_git in (False, True):
+        where = "in git" if in_git else "outside git"
+        for name, make_rows in derived.items():
+            def make(ws: Path, outside: Path, created: dict, make_rows=make_rows, in_git=in_git) -> None:
+                if in_git:
+                    git_init(ws)
+                with _derived_db(ws, in_git) as db:
+                    db.execute("CREATE TABLE derived (thread, base, record)")
+                    db.execute("CREATE TABLE files (path, state, hash)")
+                    db.executemany("INSERT INTO derived VALUES (?, ?, ?)", make_rows(created))
+            rows.append(Repo("derived cache rows", f"{name} ({where})", make))
+        for name, file_rows in files.items():
+            def make_files(ws: Path, outside: Path, created: dict, file_rows=file_rows, in_git=in_git) -> None:
+                if in_git:
+                    git_init(ws)
+                with _derived_db(ws, in_git) as db:
+                    db.execute("CREATE TABLE derived (thread, base, record)")
+                    db.execute("CREATE TABLE files (path, state, hash)")
+                    db.executemany("INSERT INTO files VALUES (?, ?, ?)", file_rows)
+            rows.append(Repo("derived cache rows", f"files: {name} ({where})", make_files))
+        for name, sql in schemas.items():
+            def make_schema(ws: Path, outside: Path, created: dict, sql=sql, in_git=in_git) -> None:
+                if in_git:
+                    git_init(ws)
+                with _derived_db(ws, in_git) as db:
+                    db.executescript(sql)
+            rows.append(Repo("derived cache rows", f"{name} ({where})", make_schema))
+    return rows
+
+
 def _quadratic() -> list[Repo]:
     def replies(ws: Path, outside: Path, created: dict) -> None:
         _append(ws, created["_thread"], [_line(_reply(created, n)) for n in range(50_000)])
     def threads_in_one_file(ws: Path, outside: Path, created: dict) -> None:
-        _append(ws, "c_many", [_line(_event(created, id=f"e_m{n}", body=f"t{n}")) for n in range(5_000)])
+        _append(ws, "c_3300007", [_line(_event(created, id=f"e_20{n:06d}", body=f"t{n}")) for n in range(5_000)])
     def thread_files(ws: Path, outside: Path, created: dict) -> None:
         for n in range(3_000):
-            _append(ws, f"c_f{n}", [_line(_event(created, id=f"e_f{n}", body=f"good {n}"))])
+            _append(ws, f"c_31{n:06d}", [_line(_event(created, id=f"e_30{n:06d}", body=f"good {n}"))])
     def edits(ws: Path, outside: Path, created: dict) -> None:
         _append(ws, created["_thread"], [_line({**_reply(created, n), "event": "edited", "target": created["id"]})
                                          for n in range(50_000)])
@@ -207,7 +350,7 @@ def _patterns() -> list[Repo]:
 
 
 def repositories() -> list[Repo]:
-    return [*_symlinks(), *_case_variants(), *_nesting(), *_duplicate_keys(), *_giant(), *_evidence(), *_quadratic(),
+    return [*_symlinks(), *_private_in_git(), *_case_variants(), *_derived_rows(), *_nesting(), *_duplicate_keys(), *_giant(), *_evidence(), *_quadratic(),
             *_overrides(), *_patterns()]
 
 
