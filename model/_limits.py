@@ -72,8 +72,8 @@ READ_BUDGETS: tuple[Budget, ...] = (
     Budget("MAX_ANCHORED_TEXT", MAX_ANCHORED_TEXT, "characters", "an anchor's `selected_text` and `lost_text`",
            "the thread is refused (reported), the rest served; a new thread anchoring more is INVALID_ARGUMENT"),
     Budget("MAX_COMPARED_TEXT", MAX_COMPARED_TEXT, "characters", "an anchor's `selected_text` compared in full "
-           "with candidate code (each candidate of a step costs the text's length; the public benchmark's largest "
-           "file is 108 KB)", "compared through its fingerprint and hashes only, as lines inside a symbol are: a "
-           "rename keeping the body is still followed, a rewrite is not (a 1 MB text against 1,200 renamed "
-           "functions cost ~42 s of CPU)"),
+           "with candidate code (each candidate of a step costs the text's length; the benchmarks' longest "
+           "anchored span is 10 KB)", "compared through its fingerprint and hashes only, as lines inside a "
+           "symbol are: a rename keeping the body is still followed, a rewrite is not (a 1 MB text against "
+           "1,200 renamed functions cost ~42 s of CPU)"),
 )

@@ -49,7 +49,7 @@ import msgspec
 import orjson
 
 from limpet.model import Anchor, Health, HistoryEvent, Thread
-from limpet.server.store._confined import Confined, Unconfined
+from limpet.server.store._confined import Confined, SafeDir, Unconfined
 from limpet.server.store._paths import FileState
 from limpet.server.store._untrusted import bounded, check_keys, check_record, log, vet_anchor
 
@@ -59,6 +59,16 @@ __all__ = ["Checked", "Derived", "DerivedCache", "FileHashes", "NEVER", "Positio
 _SCHEMA = 1
 _NAME = "derived.sqlite"
 _FILES = (_NAME, f"{_NAME}-wal", f"{_NAME}-shm", f"{_NAME}-journal")  # SQLite's own names: the only ones removed
+_TABLES = ("CREATE TABLE derived (thread TEXT PRIMARY KEY, base TEXT NOT NULL, record BLOB NOT NULL)",
+           "CREATE TABLE files (path TEXT PRIMARY KEY, state TEXT NOT NULL, hash TEXT NOT NULL)")
+_SCHEMA_ROWS = {("table", "derived", _TABLES[0]), ("index", "sqlite_autoindex_derived_1", None),
+                ("table", "files", _TABLES[1]), ("index", "sqlite_autoindex_files_1", None)}  # as sqlite_master has them
+
+
+def _connect(folder: SafeDir) -> sqlite3.Connection:
+    conn = folder.connect(_NAME, timeout=0.5, isolation_level=None, check_same_thread=False)
+    conn.execute("PRAGMA trusted_schema=OFF")  # no function with side effects run from a view or trigger
+    return conn
 
 
 class Derived(msgspec.Struct, frozen=True, kw_only=True):
@@ -76,6 +86,17 @@ class Derived(msgspec.Struct, frozen=True, kw_only=True):
 
 
 _RECORD = msgspec.json.Decoder(Derived)
+_METHOD = re.compile(r"[a-z_]{1,40}")  # the engine's and the core's names of how a thread was placed
+_TIMESTAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,9})?Z")
+
+
+def _vetted(d: Derived) -> Derived:
+    """The row, if its values are ones limpet writes (ValueError otherwise: a confidence of
+    1e308 or a megabyte of method read back as the thread's)."""
+    if not 0.0 <= d.confidence <= 1.0 or not _METHOD.fullmatch(d.method) or \
+            (d.moved_at is not None and not _TIMESTAMP.fullmatch(d.moved_at)):
+        raise ValueError("a value limpet never writes")
+    return d
 
 
 def _dump(d: Derived) -> bytes:
@@ -118,7 +139,7 @@ class DerivedCache:
         for thread_id, record in rows:
             try:
                 check_record(record)  # before parsing: a row nested 1,000 deep is dropped, not recursed into
-                out[thread_id] = _RECORD.decode(record)
+                out[thread_id] = _vetted(_RECORD.decode(record))
                 check_keys(record)
             except (msgspec.DecodeError, ValueError, TypeError):  # Refused is a ValueError; a non-bytes row
                 out.pop(thread_id, None)
@@ -211,14 +232,20 @@ class DerivedCache:
             with folder:
                 if not create and folder.lstat(_NAME) is None:
                     return None
-                conn = folder.connect(_NAME, timeout=0.5, isolation_level=None, check_same_thread=False)
+                conn = _connect(folder)
+                if set(conn.execute("SELECT type, name, sql FROM sqlite_master")) - _SCHEMA_ROWS:
+                    # not only the tables limpet makes (a view named derived that never ends, a
+                    # trigger, other columns): anyone could have made the file; it is started anew
+                    log.info("derived-state cache %s holds what limpet never made; started anew", path)
+                    conn.close()
+                    for name in _FILES:
+                        folder.remove(name, _FILES)
+                    conn = _connect(folder)
             conn.isolation_level = ""  # transactions via `with conn`
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=OFF")  # a cache: a crash costs recomputation, never data
-            conn.execute("CREATE TABLE IF NOT EXISTS derived (thread TEXT PRIMARY KEY, base TEXT NOT NULL, "
-                         "record BLOB NOT NULL)")
-            conn.execute("CREATE TABLE IF NOT EXISTS files (path TEXT PRIMARY KEY, state TEXT NOT NULL, "
-                         "hash TEXT NOT NULL)")
+            for table in _TABLES:
+                conn.execute(table.replace("CREATE TABLE", "CREATE TABLE IF NOT EXISTS", 1))
             version = conn.execute("PRAGMA user_version").fetchone()[0]
             if version != _SCHEMA:
                 with conn:

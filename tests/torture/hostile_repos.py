@@ -23,6 +23,7 @@ from hostile_layout import Component, components, plant
 
 from limpet.anchoring import create_anchor
 from limpet.model import MAX_ANCHORED_TEXT, MAX_COMPARED_TEXT, THREAD_ID_PATTERN
+from limpet.server.store._derived import _TABLES as TABLES
 
 __all__ = ["Repo", "SEED", "main_event", "repositories"]
 
@@ -198,8 +199,8 @@ def _evidence() -> list[Repo]:
 
 
 def _derived_db(ws: Path, in_git: bool) -> sqlite3.Connection:
-    """The private folder's derived.sqlite replaced by a crafted one (tables without types or
-    constraints, the schema version limpet expects)."""
+    """The private folder's derived.sqlite replaced by a crafted one (at the schema version
+    limpet expects)."""
     folder = ws / ".git" / "limpet" if in_git else ws / ".limpet" / "cache"
     folder.mkdir(parents=True, exist_ok=True)
     for name in ("derived.sqlite", "derived.sqlite-wal", "derived.sqlite-shm"):
@@ -250,7 +251,7 @@ def _derived_rows() -> list[Repo]:
         "a record as text": typed(None, None, None), "a record as an integer": typed(None, None, 7),
         "a record as a real": typed(None, None, 1.5), "a record as null": typed(None, None, b"null"),
         "a thread id as an integer": typed(7, None, json.dumps({}).encode()), "a thread id as a blob": typed(b"\xff", None, b"{}"),
-        "a 1 MB thread id": typed("c_" + "1" * MB, None, None), "a base as null": typed(None, b"", None),
+        "a 1 MB thread id": typed("c_" + "1" * MB, None, None), "an empty base": typed(None, b"", None),
         "100,000 rows of garbage": lambda c: [(f"c_{n}", "e_1", b"{\"x\": 1}") for n in range(100_000)],
     }
     files = {
@@ -269,8 +270,10 @@ def _derived_rows() -> list[Repo]:
                                  "FROM c) SELECT 'src/auth.py' AS path, '1,2,3,4' AS state, 'ab' AS hash FROM c",
         "derived without its columns": "CREATE TABLE derived (x)",
         "files without its columns": "CREATE TABLE files (x)",
-        "a trigger refusing writes": "CREATE TABLE derived (thread, base, record); CREATE TRIGGER no BEFORE INSERT "
-                                     "ON derived BEGIN SELECT RAISE(ABORT, 'no'); END",
+        "a trigger refusing writes": f"{TABLES[0]}; CREATE TRIGGER no BEFORE INSERT ON derived BEGIN "
+                                     "SELECT RAISE(ABORT, 'no'); END",
+        "tables without types": "CREATE TABLE derived (thread, base, record); CREATE TABLE files (path, state, hash); "
+                                "INSERT INTO derived VALUES ('c_1', NULL, NULL), (NULL, 1, 2.5)",
     }
     rows = []
     for in_git in (False, True):
@@ -280,8 +283,7 @@ def _derived_rows() -> list[Repo]:
                 if in_git:
                     git_init(ws)
                 with _derived_db(ws, in_git) as db:
-                    db.execute("CREATE TABLE derived (thread, base, record)")
-                    db.execute("CREATE TABLE files (path, state, hash)")
+                    db.executescript(";".join(TABLES))
                     db.executemany("INSERT INTO derived VALUES (?, ?, ?)", make_rows(created))
             rows.append(Repo("derived cache rows", f"{name} ({where})", make))
         for name, file_rows in files.items():
@@ -289,8 +291,7 @@ def _derived_rows() -> list[Repo]:
                 if in_git:
                     git_init(ws)
                 with _derived_db(ws, in_git) as db:
-                    db.execute("CREATE TABLE derived (thread, base, record)")
-                    db.execute("CREATE TABLE files (path, state, hash)")
+                    db.executescript(";".join(TABLES))
                     db.executemany("INSERT INTO files VALUES (?, ?, ?)", file_rows)
             rows.append(Repo("derived cache rows", f"files: {name} ({where})", make_files))
         for name, sql in schemas.items():

@@ -4,6 +4,7 @@ committed thread file, never over a newer move."""
 from __future__ import annotations
 
 import json
+import sqlite3
 import subprocess
 import time
 
@@ -192,3 +193,50 @@ def test_a_file_whose_threads_disagree_is_checked_thread_by_thread_even_once_it_
     placed.loaded("src/auth.py", "content 1")
     placed.loaded("src/auth.py", "content 2")
     assert placed.stale(entries, "src/auth.py", threads, None) == threads
+
+
+# -- a derived cache anyone could have written --------------------------------------------------
+def _placed_and_cached(service, workspace):
+    """A thread moved by an edit, its position saved in the cache: (thread id, the database)."""
+    t = service.add("src/auth.py", 10, 14, "x")
+    _shift(workspace)
+    service.reconcile()
+    service.flush()
+    return t.id, workspace / ".limpet" / "cache" / "derived.sqlite"
+
+
+def _schema(db_path):
+    with sqlite3.connect(db_path) as db:
+        return sorted(db.execute("SELECT type, name FROM sqlite_master"))
+
+
+@pytest.mark.parametrize("crafted", [
+    "DROP TABLE derived; CREATE VIEW derived AS WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) "
+    "SELECT 'c_' || x AS thread, 'e_1' AS base, x AS record FROM c",
+    "CREATE TRIGGER refuse BEFORE INSERT ON derived BEGIN SELECT RAISE(ABORT, 'no'); END",
+    "DROP TABLE files; CREATE TABLE files (x)",
+    "CREATE TABLE other (x)",
+], ids=["an endless view", "a trigger", "other columns", "another table"])
+def test_a_derived_cache_holding_what_limpet_never_made_is_started_anew(service, workspace, crafted):
+    tid, db_path = _placed_and_cached(service, workspace)
+    made = _schema(db_path)
+    with sqlite3.connect(db_path) as db:
+        db.executescript(crafted)
+    fresh = Service(workspace)
+    assert fresh.get(tid).anchor.line_start == 12  # placed again: nothing read from the crafted file
+    fresh.flush()
+    assert _schema(db_path) == made
+    assert _seen_by_a_new_process(workspace, tid).anchor.line_start == 12  # and kept again
+
+
+@pytest.mark.parametrize("change", [{"confidence": 1e308}, {"confidence": -5.0}, {"method": "m" * 100_000},
+                                    {"method": "Exact!"}, {"moved_at": "yesterday"}])
+def test_a_derived_row_with_a_value_limpet_never_writes_is_dropped_and_computed_again(service, workspace, change):
+    tid, db_path = _placed_and_cached(service, workspace)
+    with sqlite3.connect(db_path) as db:
+        (record,) = db.execute("SELECT record FROM derived WHERE thread = ?", (tid,)).fetchone()
+        hostile = json.dumps({**json.loads(record), **change}).encode()
+        db.execute("UPDATE derived SET record = ? WHERE thread = ?", (hostile, tid))
+    thread = Service(workspace).get(tid)
+    assert (thread.anchor.line_start, thread.anchor_method) == (12, "exact")
+    assert 0.0 <= thread.anchor_confidence <= 1.0 and thread.updated_at[:4].isdigit()
