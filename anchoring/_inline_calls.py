@@ -15,12 +15,9 @@ from collections import Counter
 
 from limpet.anchoring._fileview import FileView
 from limpet.anchoring._index import WorkspaceIndex
-from limpet.anchoring._languages import family_for_path
 from limpet.anchoring._signature import signature
-from limpet.anchoring._statements import INLINE_MIN_STATEMENTS, statements
+from limpet.anchoring._statements import INLINE_MIN_STATEMENTS, changed_functions, innermost, statements
 from limpet.anchoring._steps_local import Hit
-from limpet.anchoring._steps_moved import needles
-from limpet.anchoring._symbols import FUNCTION_KINDS
 from limpet.anchoring._text import holds_word
 from limpet.model import Anchor
 
@@ -44,33 +41,20 @@ def inlined_call_step(anchor: Anchor, view: FileView | None, index: WorkspaceInd
     text, name = anchor.selected_text, anchor.symbol_name
     if len(statements(text)) >= INLINE_MIN_STATEMENTS:
         return None  # (a body of statements: inlined_step maps them)
-    at = text.find(signature(text, name), text.find(name) + len(name)) if signature(text, name) else -1
+    head = signature(text, name)
+    at = text.find(head, text.find(name) + len(name)) if head else -1
     if at < 0:
         return None
-    body = _words(text[at + len(signature(text, name)):])
+    body = _words(text[at + len(head):])
     body.pop(name, None)
     if sum(body.values()) < BODY_MIN_WORDS:
         return None
-    paths = [p for p in index.scope(False, needles(anchor), family=family_for_path(anchor.file)) if p != anchor.file]
-    if view is not None:
-        paths.insert(0, anchor.file)
     found = []
-    for path in paths:
-        here = view if path == anchor.file and view is not None else index.view(path)
-        before = index.previous_view(path)
-        if before is None or here is None:
-            continue
-        for sv in here.symbols:
-            if sv.kind not in FUNCTION_KINDS or sv.qualified_name == anchor.symbol:
-                continue
-            old = before.by_name.get(sv.qualified_name, ())
-            if len(old) != 1:
-                continue
-            was, now = Counter(statements(old[0].text)), Counter(statements(sv.text))
-            if any(holds_word(row, name) for row in (was - now)):  # it lost a call of the method
-                found.append((path, here, sv, _words("\n".join((now - was).elements()))))
-    found = [f for f in found if not any(g is not f and g[0] == f[0] and f[2].first <= g[2].first
-                                         and g[2].last <= f[2].last for g in found)]
+    for path, here, _before, sv, old in changed_functions(anchor, view, index):
+        was, now = Counter(statements(old.text)), Counter(statements(sv.text))
+        if any(holds_word(row, name) for row in (was - now)):  # it lost a call of the method
+            found.append((path, here, sv, _words("\n".join((now - was).elements()))))
+    found = innermost(found)
     if len(found) != 1:
         return None  # (no caller lost it, or several did: no one place)
     path, here, sv, gained = found[0]

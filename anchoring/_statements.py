@@ -154,9 +154,7 @@ def extracted_step(anchor: Anchor, view: FileView, index: WorkspaceIndex | None)
             if index.existed_before(path, sv.qualified_name):
                 continue
             found.append((path, here, sv))
-    # a new class around a new method holds its rows too: the innermost one
-    found = [f for f in found if not any(g is not f and g[0] == f[0] and f[2].first <= g[2].first
-                                         and g[2].last <= f[2].last for g in found)]
+    found = innermost(found)  # a new class around a new method holds its rows too
     if len(found) != 1:
         return None
     path, here, sv = found[0]
@@ -182,33 +180,47 @@ def inlined_step(anchor: Anchor, view: FileView | None, index: WorkspaceIndex | 
     body = statements(anchor.selected_text)
     if len(body) < INLINE_MIN_STATEMENTS:
         return None
+    found = []
+    for path, here, before, sv, old in changed_functions(anchor, view, index):
+        added = Counter(statements(sv.text)) - Counter(statements(old.text))
+        if sum(added.values()) < INLINE_SHARE * len(body):
+            continue
+        if _mapped(body, list(added.elements())) >= INLINE_SHARE * len(body) \
+                and not _holds_new_copy(here, before, sv, body):
+            found.append((path, here, sv))
+    found = innermost(found)
+    if len(found) != 1:
+        return None
+    path, here, sv = found[0]
+    return Hit(path, here, sv.first, sv.last, "moved" if path != anchor.file else "renamed", 0.5)
+
+
+def changed_functions(anchor: Anchor, view: FileView | None, index: WorkspaceIndex):
+    """Each function of this change's files that could have received the anchor's code: in the
+    anchor's file (when it is still there) and the files naming its words, a function other
+    than the anchor's own symbol that had exactly one namesake before the change. Yields
+    (path, view now, view before, the function now, the function before)."""
     paths = [p for p in index.scope(False, needles(anchor), family=family_for_path(anchor.file)) if p != anchor.file]
     if view is not None:
         paths.insert(0, anchor.file)
-    found = []
     for path in paths:
         here = view if path == anchor.file and view is not None else index.view(path)
         before = index.previous_view(path)
-        if before is None:
+        if before is None or here is None:
             continue
         for sv in here.symbols:
             if sv.kind not in FUNCTION_KINDS or sv.qualified_name == anchor.symbol:
                 continue
             old = before.by_name.get(sv.qualified_name, ())
-            if len(old) != 1:
-                continue
-            added = Counter(statements(sv.text)) - Counter(statements(old[0].text))
-            if sum(added.values()) < INLINE_SHARE * len(body):
-                continue
-            if _mapped(body, list(added.elements())) >= INLINE_SHARE * len(body) \
-                    and not _holds_new_copy(here, before, sv, body):
-                found.append((path, here, sv))
-    found = [f for f in found if not any(g is not f and g[0] == f[0] and f[2].first <= g[2].first
-                                         and g[2].last <= f[2].last for g in found)]
-    if len(found) != 1:
-        return None
-    path, here, sv = found[0]
-    return Hit(path, here, sv.first, sv.last, "moved" if path != anchor.file else "renamed", 0.5)
+            if len(old) == 1:
+                yield path, here, before, sv, old[0]
+
+
+def innermost(found: list[tuple]) -> list[tuple]:
+    """Of places (path, view, symbol, ...) found, those holding no other found place of their
+    file: a symbol around another found symbol (a new class around a new method) is not it."""
+    return [f for f in found if not any(g is not f and g[0] == f[0] and f[2].first <= g[2].first
+                                        and g[2].last <= f[2].last for g in found)]
 
 
 def _holds_new_copy(view: FileView, before: FileView, sv, body: list[str]) -> bool:
