@@ -41,9 +41,9 @@ import re
 import sqlite3
 import threading
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from operator import attrgetter
 from pathlib import Path
+from typing import TypeVar
 
 import msgspec
 import orjson
@@ -63,6 +63,9 @@ _TABLES = ("CREATE TABLE derived (thread TEXT PRIMARY KEY, base TEXT NOT NULL, r
            "CREATE TABLE files (path TEXT PRIMARY KEY, state TEXT NOT NULL, hash TEXT NOT NULL)")
 _SCHEMA_ROWS = {("table", "derived", _TABLES[0]), ("index", "sqlite_autoindex_derived_1", None),
                 ("table", "files", _TABLES[1]), ("index", "sqlite_autoindex_files_1", None)}  # as sqlite_master has them
+
+
+_T = TypeVar("_T")
 
 
 def _connect(folder: SafeDir) -> sqlite3.Connection:
@@ -99,12 +102,7 @@ def _vetted(d: Derived) -> Derived:
     return d
 
 
-def _dump(d: Derived) -> bytes:
-    return orjson.dumps(msgspec.to_builtins(d))  # the record as declared (orjson: what load_record reads back)
-
-
-@dataclass
-class _Db:
+class _Db(msgspec.Struct, frozen=True):
     path: Path
     place: Confined
     conn: sqlite3.Connection
@@ -125,15 +123,8 @@ class DerivedCache:
     def load(self) -> dict[str, Derived]:
         """Every row that parses within the read budgets (the others are dropped from the
         table: anyone could have written the file, and every row can be computed again)."""
-        with self._lock:
-            db = self._open(create=False)
-            if db is None:
-                return {}
-            try:
-                rows = db.conn.execute("SELECT thread, record FROM derived").fetchall()
-            except sqlite3.Error as exc:
-                self._damaged(db, exc)
-                return {}
+        rows = self._with_db(lambda conn: conn.execute("SELECT thread, record FROM derived").fetchall(), [],
+                             create=False)
         out: dict[str, Derived] = {}
         bad: list[str] = []
         for thread_id, record in rows:
@@ -151,67 +142,63 @@ class DerivedCache:
 
     def save(self, entries: dict[str, Derived], drop: Iterable[str] = ()) -> int:
         """Upsert `entries`, delete `drop`; the number written (0 when the cache is unavailable)."""
-        dropped = list(drop)
+        dropped = [(t,) for t in drop]
         if not entries and not dropped:
             return 0
-        with self._lock:
-            db = self._open(create=True)
-            if db is None:
-                return 0
-            try:
-                with db.conn:
-                    db.conn.executemany(
-                        "INSERT INTO derived(thread, base, record) VALUES (?, ?, ?) "
-                        "ON CONFLICT(thread) DO UPDATE SET base=excluded.base, record=excluded.record",
-                        [(tid, d.base, _dump(d)) for tid, d in entries.items()])
-                    if dropped:
-                        db.conn.executemany("DELETE FROM derived WHERE thread = ?", [(t,) for t in dropped])
-            except sqlite3.Error as exc:
-                self._damaged(db, exc)
-                return 0
-        return len(entries)
+
+        def write(conn: sqlite3.Connection) -> int:
+            with conn:  # a record as declared, by orjson (what load_record reads back)
+                conn.executemany("INSERT INTO derived(thread, base, record) VALUES (?, ?, ?) ON CONFLICT(thread) "
+                                 "DO UPDATE SET base=excluded.base, record=excluded.record",
+                                 [(tid, d.base, orjson.dumps(msgspec.to_builtins(d))) for tid, d in entries.items()])
+                conn.executemany("DELETE FROM derived WHERE thread = ?", dropped)
+            return len(entries)
+
+        return self._with_db(write, 0, create=True)
 
     def file_rows(self, paths: list[str]) -> list[tuple[object, object, object]]:
         """The `files` rows (path, state, hash) of `paths`. Only the files a process asks about:
         the table holds every file an orphan search hashed, most of them never asked for."""
-        with self._lock:
-            db = self._open(create=False)
-            if db is None:
-                return []
-            rows: list[tuple[object, object, object]] = []
-            try:
-                for at in range(0, len(paths), 500):  # under SQLite's limit on bound parameters
-                    chunk = paths[at:at + 500]
-                    rows += db.conn.execute("SELECT path, state, hash FROM files WHERE path IN "
-                                            f"({','.join('?' * len(chunk))})", chunk).fetchall()
-            except sqlite3.Error as exc:
-                self._damaged(db, exc)
-                return []
-        return rows
+        def read(conn: sqlite3.Connection) -> list[tuple[object, object, object]]:
+            chunks = (paths[at:at + 500] for at in range(0, len(paths), 500))  # SQLite's limit on parameters
+            return [row for chunk in chunks for row in conn.execute(
+                f"SELECT path, state, hash FROM files WHERE path IN ({','.join('?' * len(chunk))})", chunk)]
+
+        return self._with_db(read, [], create=False)
 
     def save_files(self, rows: list[tuple[str, str, str]]) -> int:
         """Upsert `files` rows (into a private folder that exists: hashes never create one)."""
-        if not rows:
-            return 0
+        def write(conn: sqlite3.Connection) -> int:
+            with conn:
+                conn.executemany("INSERT INTO files(path, state, hash) VALUES (?, ?, ?) ON CONFLICT(path) "
+                                 "DO UPDATE SET state=excluded.state, hash=excluded.hash", rows)
+            return len(rows)
+
+        return self._with_db(write, 0, create=True, new_folder=False) if rows else 0
+
+    def _with_db(self, work: Callable[[sqlite3.Connection], _T], unavailable: _T, *, create: bool,
+                 new_folder: bool = True) -> _T:
+        """`work` on the open database, under the lock; `unavailable` when there is none or it
+        fails (then it is started anew: a cache)."""
         with self._lock:
-            db = self._open(create=True, new_folder=False)
+            db = self._open(create=create, new_folder=new_folder)
             if db is None:
-                return 0
+                return unavailable
             try:
-                with db.conn:
-                    db.conn.executemany("INSERT INTO files(path, state, hash) VALUES (?, ?, ?) ON CONFLICT(path) "
-                                        "DO UPDATE SET state=excluded.state, hash=excluded.hash", rows)
+                return work(db.conn)
             except sqlite3.Error as exc:
                 self._damaged(db, exc)
-                return 0
-        return len(rows)
+                return unavailable
 
     def close(self) -> None:
         with self._lock:
-            if self._db is not None:
-                with contextlib.suppress(sqlite3.Error):
-                    self._db.conn.close()
-                self._db = None
+            self._let_go()
+
+    def _let_go(self) -> None:
+        if self._db is not None:
+            with contextlib.suppress(sqlite3.Error):
+                self._db.conn.close()
+            self._db = None
 
     # -- the database file ------------------------------------------------------------------
     def _open(self, *, create: bool, new_folder: bool = True) -> _Db | None:
@@ -221,10 +208,7 @@ class DerivedCache:
         path = place.path / _NAME
         if self._db is not None and self._db.path == path:
             return self._db
-        if self._db is not None:
-            with contextlib.suppress(sqlite3.Error):
-                self._db.conn.close()
-            self._db = None
+        self._let_go()
         try:
             folder = place.open(create=create)
             if folder is None:
@@ -246,11 +230,10 @@ class DerivedCache:
             conn.execute("PRAGMA synchronous=OFF")  # a cache: a crash costs recomputation, never data
             for table in _TABLES:
                 conn.execute(table.replace("CREATE TABLE", "CREATE TABLE IF NOT EXISTS", 1))
-            version = conn.execute("PRAGMA user_version").fetchone()[0]
-            if version != _SCHEMA:
+            if conn.execute("PRAGMA user_version").fetchone()[0] != _SCHEMA:
                 with conn:
-                    conn.execute("DELETE FROM derived")
-                    conn.execute("DELETE FROM files")
+                    for table in ("derived", "files"):
+                        conn.execute(f"DELETE FROM {table}")
                 conn.execute(f"PRAGMA user_version={_SCHEMA}")
         except (sqlite3.Error, OSError, Unconfined) as exc:
             self._warn(f"derived-state cache unavailable at {path} ({exc}); positions are recomputed")
@@ -260,9 +243,7 @@ class DerivedCache:
 
     def _damaged(self, db: _Db, exc: Exception) -> None:
         self._warn(f"derived-state cache {db.path} failed ({exc}); starting it anew")
-        with contextlib.suppress(sqlite3.Error):
-            db.conn.close()
-        self._db = None
+        self._let_go()
         if isinstance(exc, sqlite3.DatabaseError) and not isinstance(exc, sqlite3.OperationalError):
             with contextlib.suppress(OSError, Unconfined):  # damaged, not busy: it is only a cache
                 folder = db.place.open()
@@ -387,8 +368,6 @@ class FileHashes:
         with self._lock:
             fresh, self._fresh = self._fresh, {}
             self._known.update(fresh)
-        if not fresh:
-            return 0
         return self._cache.save_files([(rel, ",".join(map(str, st)), digest) for rel, (st, digest) in fresh.items()])
 
     def prefetch(self, paths: Iterable[str]) -> None:
@@ -412,9 +391,7 @@ class FileHashes:
 
 
 def _state(text: object) -> FileState | None:
-    if not isinstance(text, str):
-        return None
     try:
-        return FileState(*map(int, text.split(",")))
+        return FileState(*map(int, text.split(","))) if isinstance(text, str) else None
     except (TypeError, ValueError):  # not four integers
         return None
