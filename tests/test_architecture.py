@@ -124,6 +124,15 @@ def test_the_library_reaches_the_server_through_the_core_and_only_the_cli_uses_i
             assert name not in LIBRARY, f"{module} imports the library ({name}): only the command line may"
 
 
+@pytest.mark.parametrize("module,path,tree", [m for m in MODULES if m[0].startswith("limpet.server.cli")],
+                         ids=[m[0] for m in MODULES if m[0].startswith("limpet.server.cli")])
+def test_the_command_line_uses_only_the_library_s_public_methods(module, path, tree):
+    # Thin over limpet.Workspace: what a command needs is a documented method (docs/api.md),
+    # never the core service behind it (`ws.service`).
+    reached = [n.lineno for n in ast.walk(tree) if isinstance(n, ast.Attribute) and n.attr == "service"]
+    assert reached == [], f"{path}:{reached}: the command line reaches the Service behind limpet.Workspace"
+
+
 @pytest.mark.parametrize("module,path,tree", MODULES, ids=[m[0] for m in MODULES])
 def test_private_modules_are_imported_only_from_their_own_package(module, path, tree):
     own = _package_of(module, path)

@@ -22,10 +22,10 @@ import orjson
 from limpet import Workspace
 from limpet.model import LimpetError
 from limpet.server.cli._hints import cli_suggestion
-from limpet.server.core import Located, Service
+from limpet.server.core import Located
 
 __all__ = ["author_option", "fail", "format_history", "format_thread", "here", "json_option", "print_thread",
-           "resolve_id", "run", "service", "workspace", "workspace_option"]
+           "resolve_id", "run", "workspace", "workspace_option"]
 
 
 def workspace(ctx: click.Context) -> Workspace:
@@ -34,11 +34,6 @@ def workspace(ctx: click.Context) -> Workspace:
     if "library" not in obj:
         obj["library"] = Workspace(obj["workspace"], one_shot=True)
     return obj["library"]
-
-
-def service(ctx: click.Context) -> Service:
-    """The command's service: its workspace's."""
-    return workspace(ctx).service
 
 
 def resolve_id(ctx: click.Context, prefix: str, field: str = "thread_id") -> str:

@@ -23,7 +23,6 @@ from limpet.server.cli._app import (
     print_thread,
     resolve_id,
     run,
-    service,
     workspace,
     workspace_option,
 )
@@ -123,7 +122,7 @@ def move(ctx, thread_id: str, target: str, author: str | None, as_json: bool) ->
 def search(ctx, query, file, tag, author, since, until, limit, as_json) -> None:
     """Search threads whose comments match the regular expression QUERY (case-insensitive)."""
     def human(result):
-        short = service(ctx).short_ids()
+        short = workspace(ctx).short_ids(t["id"] for t in result["results"])
         for t in result["results"]:
             click.echo(format_thread(t, short=short))
         more = " (more match: narrow the query or raise --limit)" if result["hasMore"] else ""

@@ -6,7 +6,7 @@ import click
 import orjson
 
 from limpet.model import LimpetError
-from limpet.server.cli._app import fail, json_option, service, workspace_option
+from limpet.server.cli._app import fail, json_option, workspace, workspace_option
 
 __all__ = ["prompt"]
 
@@ -54,10 +54,9 @@ def prompt(ctx: click.Context, name: str | None, pairs: tuple[str, ...], list_on
         click.echo(_usage())
         return
     from limpet.prompts import PROMPTS
-    from limpet.server.operations import operations_for, tool_specs
 
     try:
-        text = service(ctx).prompt(name, _parse_args(pairs), tool_specs(operations_for()))
+        text = workspace(ctx).prompt(name, **_parse_args(pairs))
     except LimpetError as exc:
         if exc.code == "INVALID_ARGUMENT" and exc.field:  # say how a prompt argument is given here
             exc.suggestion = f"Give it as an option: limpet prompt {name} --arg {exc.field}=..."

@@ -8,7 +8,7 @@ from itertools import islice
 
 import click
 
-from limpet.model import HEALTHS, STATUSES, TAGS
+from limpet.model import HEALTHS, STATUSES, TAGS, Thread
 from limpet.server.cli._app import (
     author_option,
     format_history,
@@ -18,7 +18,7 @@ from limpet.server.cli._app import (
     print_thread,
     resolve_id,
     run,
-    service,
+    workspace,
     workspace_option,
 )
 
@@ -60,11 +60,12 @@ def add(ctx, spec: str, body: str, tag: str, author: str | None, as_json: bool) 
 def list_(ctx, file, status, health, author, tag, limit, cursor, as_json) -> None:
     """List threads (ordered by file, then line): every match unless --limit says otherwise."""
     def human(result):
-        short = service(ctx).short_ids()
+        ws = workspace(ctx)
+        short = ws.short_ids(t["id"] for t in result["threads"])
         for t in result["threads"]:
             click.echo(format_thread(t, short=short))
-        if file and not result["threads"] and service(ctx).missing_file(here(ctx, file)):
-            click.echo(f"{here(ctx, file)}: no such file in the workspace ({service(ctx).root})", err=True)
+        if file and not result["threads"] and ws.missing_file(here(ctx, file)):
+            click.echo(f"{here(ctx, file)}: no such file in the workspace ({ws.root})", err=True)
             ctx.exit(3)
         if result["nextCursor"] is None:
             click.echo(f"{result['count']} thread(s)", err=True)
@@ -93,15 +94,20 @@ def show(ctx, thread_id: str, as_json: bool) -> None:
     """Show one thread with its comments, decision and history; for a drifted or orphaned
     thread, also the code it was written against. THREAD_ID may be a unique prefix."""
     thread_id = resolve_id(ctx, thread_id)
+    shown: list[Thread] = []
 
     def human(result):
         t = result["thread"]
         click.echo(format_thread(t, full=True))
         click.echo(format_history(t))
         if t["health"] != "anchored":
-            click.echo(_written_against(service(ctx).get(t["id"], fresh=False)))
+            click.echo(_written_against(shown[0]))
 
-    run(ctx, lambda ws: {"thread": ws.thread(thread_id).to_wire()}, human)
+    def fetched(ws):
+        shown.append(ws.thread(thread_id))
+        return {"thread": shown[0].to_wire()}
+
+    run(ctx, fetched, human)
 
 
 def _written_against(thread) -> str:
@@ -164,7 +170,7 @@ def reconcile(ctx, file: str | None, as_json: bool) -> None:
         c = result["counts"]
         click.echo(f"{result['checked']} checked: {c.get('anchored', 0)} anchored, {c.get('drifted', 0)} drifted, "
                    f"{c.get('orphaned', 0)} orphaned; {len(result['changed'])} changed")
-        short = service(ctx).short_ids()
+        short = workspace(ctx).short_ids(t["id"] for t in result["changed"])
         for t in result["changed"]:
             click.echo("  " + format_thread(t, short=short))
         for path, reasons in result.get("problems", {}).items():  # skipped, kept as they are

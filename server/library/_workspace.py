@@ -14,7 +14,7 @@ from __future__ import annotations
 import atexit
 import dataclasses
 import os
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import IO, TYPE_CHECKING, Any
@@ -33,7 +33,7 @@ from limpet.server.core import (
     local_author,
     repository_batches,
 )
-from limpet.server.operations import arguments, page_of, search_page, start_after
+from limpet.server.operations import arguments, operations_for, page_of, search_page, start_after, tool_specs
 
 if TYPE_CHECKING:  # the import's module loads when an import runs
     from limpet.server.core import GithubImportReport
@@ -84,9 +84,23 @@ class Workspace:
         return self.service.get(self.resolve_id(id))
 
     def resolve_id(self, id: str, field: str = "id") -> str:
-        """The full id of the one thread whose id starts with `id` (THREAD_NOT_FOUND, or
-        INVALID_ARGUMENT listing the candidates when several do)."""
+        """The full id of the one thread `id` names: its whole id, a beginning of it (`c_17637`,
+        or `17637`) or its short id (THREAD_NOT_FOUND, or INVALID_ARGUMENT listing the
+        candidates when several match; errors name `field`)."""
         return self.service.resolve_thread_id(id, field)
+
+    def short_ids(self, ids: Iterable[str]) -> dict[str, str]:
+        """Each of `ids` with its short id: the fewest of its last digits, 6 to 10, that no other
+        thread's id ends or begins with (the whole id when none is), as `limpet list` and the
+        page show them; every `id` argument takes one back."""
+        short = self.service.short_ids()
+        return {i: short.get(i, i) for i in ids}
+
+    def missing_file(self, file: str) -> bool:
+        """Whether `file` names neither a file of the workspace nor a file with threads (a
+        path outside the workspace is missing; a glob never is): a typo, which `limpet list
+        --file` reports instead of listing nothing."""
+        return self.service.missing_file(file)
 
     def threads(self, *, file: str | None = None, status: str | None = None, health: str | None = None,
                 tag: str | None = None, author: str | None = None, cursor: str | None = None) -> Threads:
@@ -264,6 +278,15 @@ class Workspace:
         report: `imported` (each new thread and where it landed), `updated`, `unchanged`,
         `left_out`; `to_dict()` as the CLI's --json prints it."""
         return self.service.import_github(comments, review_threads)
+
+    # -- prompts ------------------------------------------------------------------------------
+    def prompt(self, name: str, /, **args: str) -> str:
+        """The text of the MCP prompt `name` (review_code, explain_complexity, training_export,
+        fix_orphans: limpet.prompts.PROMPTS) filled from this workspace, as prompts/get returns
+        it; `args` as over MCP (`filePath="src/app.py"`, `focus="security"`). An unknown
+        name or a missing or unknown argument: INVALID_ARGUMENT naming it (a path escaping the
+        workspace: INVALID_PATH)."""
+        return self.service.prompt(name, args, tool_specs(operations_for()))
 
     # -- the end ------------------------------------------------------------------------------
     def close(self) -> None:

@@ -4,9 +4,12 @@ the rules and typed errors every door shares."""
 from __future__ import annotations
 
 import json
+import tempfile
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import limpet
 
@@ -263,3 +266,78 @@ def test_an_export_may_hold_the_threads_of_several_workspaces(ws, workspace, tmp
     done = []
     result = ws.export("jsonl", tmp_path / "both.jsonl", workspaces=[other], progress=done.append)
     assert result.count == 2 and done and ws.count() == 1
+
+
+def test_each_thread_has_a_short_id_that_names_it_back(ws):
+    made = [ws.add("src/auth.py", 17, body=f"note {i}").id for i in range(12)]  # ids made together share a head
+    short = ws.short_ids(made)
+    assert list(short) == made
+    assert len(set(short.values())) == len(made)
+    for full, tail in short.items():
+        assert full.endswith(tail) and 6 <= len(tail) <= 10
+        assert ws.resolve_id(tail) == full and ws.thread(tail).id == full
+
+
+_IDS = st.lists(st.text(alphabet="019", min_size=19, max_size=19).map("c_".__add__), min_size=1, max_size=8,
+                unique=True)  # three digits: ids sharing long tails and heads, as a big store has
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(ids=_IDS)
+def test_short_ids_are_unique_tails_that_resolve_to_their_thread_whatever_the_ids(ws, ids):
+    if not ws.count():
+        ws.add("src/auth.py", 17, body="a template thread")
+    record = json.loads(_json_export(ws))
+    row = record["threads"][0]
+    record["threads"] = [{**row, "thread": _renamed(row["thread"], i)} for i in ids]
+    with tempfile.TemporaryDirectory() as folder, limpet.Workspace(folder) as other:
+        other.import_json(json.dumps(record).encode())
+        short = other.short_ids(ids)
+        for full, tail in short.items():
+            assert full.endswith(tail.removeprefix("c_"))
+            assert other.resolve_id(tail) == full
+
+
+def test_a_file_is_missing_when_neither_the_workspace_nor_a_thread_has_it(ws):
+    ws.add("src/auth.py", 17, body="double it")
+    assert ws.missing_file("src/auth.py") is False
+    assert ws.missing_file("src/**/*.py") is False  # a glob is never a typo
+    assert ws.missing_file("src/nope.py") is True
+    assert ws.missing_file("../outside.py") is True
+    (ws.root / "src/auth.py").unlink()
+    assert ws.missing_file("src/auth.py") is False  # its threads still name it
+
+
+def test_a_prompt_is_the_text_prompts_get_returns_filled_from_the_workspace(ws):
+    from limpet.server.core import Service
+    from limpet.server.operations import operations_for, tool_specs
+
+    ws.add("src/auth.py", 10, 14, "Handle expired tokens", tag="TODO")
+    text = ws.prompt("review_code", filePath="src/auth.py")
+    assert "src/auth.py" in text and "validate_token" in text
+    assert text == Service(ws.root).prompt("review_code", {"filePath": "src/auth.py"}, tool_specs(operations_for()))
+    assert "fix_orphans" not in text and ws.prompt("fix_orphans")
+
+
+@pytest.mark.parametrize("name,args,error,field", [
+    ("nope", {}, limpet.InvalidArgument, "name"),
+    ("review_code", {}, limpet.InvalidArgument, "filePath"),
+    ("review_code", {"filePath": "../outside.py"}, limpet.InvalidPath, "filePath"),
+])
+def test_a_prompt_refuses_an_unknown_name_a_missing_argument_or_a_bad_path_naming_it(ws, name, args, error, field):
+    with pytest.raises(error) as caught:
+        ws.prompt(name, **args)
+    assert caught.value.field == field
+
+
+def _renamed(thread: dict, thread_id: str) -> dict:
+    comments = [{**c, "id": c["id"].replace(thread["id"], thread_id)} for c in thread["comments"]]
+    return {**thread, "id": thread_id, "comments": comments}
+
+
+def _json_export(ws: limpet.Workspace) -> bytes:
+    import io
+
+    out = io.BytesIO()
+    ws.export("json", out)
+    return out.getvalue()
