@@ -14,19 +14,19 @@ from datetime import UTC, datetime
 from itertools import accumulate
 from typing import Any
 
+import msgspec
 import pyarrow as pa
 
-from limpet.exporters._provenance import Languages, split_of
+from limpet.exporters._provenance import AiMeta, Languages, ai_meta_value, split_of, thread_field
 from limpet.exporters._secrets import Redactor
 from limpet.exporters._types import DEFAULT_SHARES, ExportItem
-from limpet.model import PLACE, Comment, Decision, InvalidArgument, Record, Thread, wire_fields
+from limpet.model import PLACE, Comment, Decision, InvalidArgument, Record
 
 __all__ = ["PARQUET_SCHEMA", "PARQUET_SCHEMA_ID", "build_batch"]
 
 PARQUET_SCHEMA_ID = "limpet.parquet/2"  # /2 added repository, commit, language, split (columns only added)
 TS = pa.timestamp("us", tz="UTC")
 DICT = pa.dictionary(pa.int32(), pa.string())
-_THREAD = {f.name: f for f in wire_fields(Thread)}
 
 
 def _arrow(tp: Any, name: str, top: bool) -> tuple[pa.DataType, bool]:
@@ -49,7 +49,7 @@ def _arrow(tp: Any, name: str, top: bool) -> tuple[pa.DataType, bool]:
     return {int: pa.int32(), float: pa.float64(), bool: pa.bool_()}[tp], False
 
 
-def _struct(record: type[Record], nullable: bool) -> pa.StructType:
+def _struct(record: type[msgspec.Struct], nullable: bool) -> pa.StructType:
     """A record as an Arrow struct; inside one that may be null every field may be."""
     hints = typing.get_type_hints(record)
     fields = []
@@ -59,19 +59,15 @@ def _struct(record: type[Record], nullable: bool) -> pa.StructType:
     return pa.struct(fields)
 
 
-def _column(name: str, *, column: str | None = None) -> pa.Field:
+def _column(name: str) -> pa.Field:
     """The column of a field of the thread JSON (limpet.model.Thread's declaration)."""
-    tp, optional = _arrow(_THREAD[name].type, name, top=True)
-    return pa.field(column or name, tp, nullable=optional)
+    tp, optional = _arrow(thread_field(name).type, name, top=True)
+    return pa.field(name, tp, nullable=optional)
 
 
 COMMENT = _struct(Comment, nullable=False)
 DECISION = _struct(Decision, nullable=True)
-# ai_meta is free-form in the model (what an agent sends); a dataset keeps the three keys the
-# tools document (comment_add's aiMeta), as a struct.
-AI_META = pa.struct(
-    [pa.field("model", pa.string()), pa.field("confidence", pa.float64()), pa.field("reasoning", pa.string())]
-)
+AI_META = _struct(AiMeta, nullable=True)  # free-form in the model; a row keeps the documented keys
 
 # The dataset's columns, in order: the thread's fields (their types read off Thread), what is
 # computed per thread (the first comment, the code at creation and at resolution), and where
@@ -79,7 +75,7 @@ AI_META = pa.struct(
 PARQUET_SCHEMA = pa.schema(
     [
         pa.field("workspace", DICT, nullable=False),
-        _column("id", column="thread_id"),
+        _column("thread_id"),
         *(_column(name) for name in PLACE),
         *(_column(name) for name in ("tag", "status", "health", "author", "author_type")),
         pa.field("ai_meta", AI_META),
@@ -96,7 +92,6 @@ PARQUET_SCHEMA = pa.schema(
     ],
     metadata={b"limpet.schema": PARQUET_SCHEMA_ID.encode()},
 )
-_OF_THREAD = {"thread_id": "id"}  # a column named otherwise than its field
 _PEOPLES_WORDS = frozenset({"body", "summary"})  # text fields of nested records that redaction cleans
 
 
@@ -151,7 +146,7 @@ def _listed(lists: list, field: pa.Field, clean) -> pa.Array:
 
 def _of_thread(field: pa.Field, threads: list, clean) -> pa.Array:
     """A column of a thread field, built by its type (column at a time)."""
-    values = list(map(operator.attrgetter(_THREAD[_OF_THREAD.get(field.name, field.name)].path), threads))
+    values = list(map(operator.attrgetter(thread_field(field.name).path), threads))
     if pa.types.is_list(field.type):
         return _listed(values, field, clean)
     if pa.types.is_struct(field.type):
@@ -171,28 +166,12 @@ def _ai_meta(threads: list, clean=None) -> pa.Array:
     try:  # fast path: well-formed ai_meta (str model/reasoning, numeric confidence)
         return _ai_struct(metas, lambda m, k: m.get(k) if m else None)
     except (pa.ArrowInvalid, pa.ArrowTypeError, AttributeError):
-        return _ai_struct([m if isinstance(m, dict) else None for m in metas], _safe_meta)
+        return _ai_struct([m if isinstance(m, dict) else None for m in metas], ai_meta_value)
 
 
 def _ai_struct(metas: list, get) -> pa.Array:
-    return pa.StructArray.from_arrays(
-        [
-            _str([get(m, "model") for m in metas]),
-            pa.array([get(m, "confidence") for m in metas], pa.float64()),
-            _str([get(m, "reasoning") for m in metas]),
-        ],
-        fields=list(AI_META),
-        mask=pa.array([m is None for m in metas], pa.bool_()),
-    )
-
-
-def _safe_meta(meta: dict | None, key: str) -> object:
-    """Coerce what an agent put in ai_meta: text to str, confidence to float or null."""
-    value = meta.get(key) if meta else None
-    if key == "confidence":
-        ok = isinstance(value, int | float) and not isinstance(value, bool)
-        return float(value) if ok else None
-    return None if value is None else str(value)
+    children = [pa.array([get(m, key) for m in metas], f.type) for key, f in zip(AI_META.names, AI_META, strict=True)]
+    return pa.StructArray.from_arrays(children, fields=list(AI_META), mask=pa.array([m is None for m in metas], pa.bool_()))
 
 
 def _snapshot_text(snaps: list, key: str, clean) -> pa.Array:
@@ -222,8 +201,7 @@ def build_batch(items: list[ExportItem], shares: tuple[float, float, float] = DE
         "code_at_resolution": lambda: _snapshot_text(snaps, "resolved", clean),
         "repository": lambda: _dict(repos),
         "commit": lambda: _str([it.commit for it in items]),
-        "language": lambda: pa.array([languages.of(a.file, it.source) for a, it in zip(an, items, strict=True)],
-                                     pa.string()).dictionary_encode(),
+        "language": lambda: _dict([languages.of(a.file, it.source) for a, it in zip(an, items, strict=True)]),
         "split": lambda: _dict([split_of(r, shares) for r in repos]),
     }
     arrays = [computed[f.name]() if f.name in computed else _of_thread(f, ts, clean) for f in PARQUET_SCHEMA]

@@ -14,16 +14,16 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
+from operator import attrgetter
 from typing import Any, BinaryIO
 
 import msgspec
 import orjson
 
-from limpet.anchoring import language_for
 from limpet.exporters._base import Exporter
 from limpet.exporters._excerpt import Excerpt, LineCache, excerpt, fence, fence_language
 from limpet.exporters._pairs import code_changed, normalized, pair_code
-from limpet.exporters._provenance import split_of
+from limpet.exporters._provenance import AI_META_KEYS, Languages, ai_meta_value, split_of, thread_field
 from limpet.exporters._secrets import Redactor
 from limpet.exporters._sink import ProgressTicker, checked, open_sink
 from limpet.exporters._types import ExportItem, ExportOptions, ExportResult
@@ -40,45 +40,35 @@ def _completion(thread: Thread) -> str:
     return f"{thread.tag}: {body}"
 
 
+# A record's metadata: columns of the dataset's rows, in the order JSONL has kept since seed
+# 004, then the number of replies. A thread field is read by the path limpet.model.Thread
+# declares, as Parquet reads it; the split, the language and ai_meta by their one definition
+# (exporters/_provenance.py).
+_METADATA = ("thread_id", "workspace", "repository", "commit", "split", "file", "language", "line_start",
+             "line_end", "symbol", "symbol_kind", "tag", "status", "health", "author", "author_type", "ai_meta",
+             "created_at", "resolved_at")
+_OF_ITEM = ("workspace", "repository", "commit")  # ExportItem's own
+_SET_BELOW = ("split", "language", "ai_meta")
+_READ = attrgetter(*(name if name in _OF_ITEM else "workspace" if name in _SET_BELOW  # a stand-in, keeping the place
+                     else f"thread.{thread_field(name).path}" for name in _METADATA))  # every key in one call
+
+
 def _ai_meta(thread: Thread, red: Redactor | None = None) -> dict[str, Any]:
-    meta = thread.ai_meta if isinstance(thread.ai_meta, dict) else {}
-    conf = meta.get("confidence")
-    ok = isinstance(conf, int | float) and not isinstance(conf, bool)
-    return {
-        "model": _str_or_none(meta.get("model")),
-        "confidence": float(conf) if ok else None,  # always a float: one inferred type
-        "reasoning": _keep(_str_or_none(meta.get("reasoning")), red=red),
-    }
+    if thread.ai_meta is None:  # most threads
+        return dict.fromkeys(AI_META_KEYS)
+    meta = {key: ai_meta_value(thread.ai_meta, key) for key in AI_META_KEYS}
+    meta["reasoning"] = _keep(meta["reasoning"], red=red)  # type: ignore[arg-type]
+    return meta
 
 
-def _str_or_none(value: object) -> str | None:
-    return None if value is None else str(value)
-
-
-def _metadata(item: ExportItem, options: ExportOptions, red: Redactor | None = None) -> dict[str, Any]:
-    t, a = item.thread, item.thread.anchor
-    return {
-        "thread_id": t.id,
-        "workspace": item.workspace,
-        "repository": item.repository,
-        "commit": item.commit,
-        "split": split_of(item.repository, options.split_shares),
-        "file": a.file,
-        "language": language_for(a.file, item.source or b""),  # limpet's name, as in Parquet (null: unknown)
-        "line_start": a.line_start,
-        "line_end": a.line_end,
-        "symbol": a.symbol,
-        "symbol_kind": a.symbol_kind,
-        "tag": t.tag,
-        "status": t.status,
-        "health": t.health,
-        "author": t.author,
-        "author_type": t.author_type,
-        "ai_meta": _ai_meta(t, red),
-        "created_at": t.created_at,
-        "resolved_at": t.resolved_at,
-        "reply_count": max(len(t.comments) - 1, 0),
-    }
+def _metadata(item: ExportItem, options: ExportOptions, red: Redactor | None = None,
+              languages: Languages | None = None) -> dict[str, Any]:
+    meta = dict(zip(_METADATA, _READ(item)))  # noqa: B905 (as many values as names)
+    meta["split"] = split_of(meta["repository"], options.split_shares)  # a key set again keeps its place
+    meta["language"] = (languages or Languages()).of(meta["file"], item.source)  # limpet's name; null: unknown
+    meta["ai_meta"] = _ai_meta(item.thread, red)
+    meta["reply_count"] = max(len(item.thread.comments) - 1, 0)
+    return meta
 
 
 def _as_written(item: ExportItem, context: int, cache: LineCache | None) -> Excerpt:
@@ -102,7 +92,8 @@ def _keep(text: str | None, file: str = "comment.txt", red: Redactor | None = No
 
 
 def comment_record(
-    item: ExportItem, options: ExportOptions, cache: LineCache | None = None, red: Redactor | None = None
+    item: ExportItem, options: ExportOptions, cache: LineCache | None = None, red: Redactor | None = None,
+    languages: Languages | None = None,
 ) -> dict[str, Any]:
     a = item.thread.anchor
     language = fence_language(a.file, item.source)
@@ -115,13 +106,14 @@ def comment_record(
     symbol = f", in {a.symbol}" if a.symbol else ""
     code = _keep(ex.text, a.file, red) or ""
     prompt = f"Analyze this code:\nFile: {a.file} ({where}{symbol})\n{fence(code, language)}"
-    meta = _metadata(item, options, red)
+    meta = _metadata(item, options, red, languages)
     meta.update(context_lines=context, context_start=ex.start, context_end=ex.end, code_origin=ex.origin)
     return {"prompt": prompt, "completion": _keep(_completion(item.thread), red=red), "metadata": meta}
 
 
 def review_pair_record(
-    item: ExportItem, options: ExportOptions, cache: LineCache | None = None, red: Redactor | None = None
+    item: ExportItem, options: ExportOptions, cache: LineCache | None = None, red: Redactor | None = None,
+    languages: Languages | None = None,
 ) -> dict[str, Any]:
     thread = item.thread
     language = fence_language(thread.anchor.file, item.source)
@@ -156,7 +148,7 @@ def review_pair_record(
         "thread": comments,
         "after": after,
         "decision": decision,
-        "metadata": _metadata(item, options, red),
+        "metadata": _metadata(item, options, red, languages),
     }
 
 
@@ -174,11 +166,11 @@ class JsonlExporter(Exporter):
         build = review_pair_record if pairs else comment_record
         red = None if options.keep_secrets else Redactor()
         keep = _pair_filter(options) if pairs else None
-        cache = LineCache()
+        cache, languages = LineCache(), Languages()
         written = 0
         with open_sink(out, allow_stdout=True) as (sink, path):
             for item in items:
-                record = build(checked(item), options, cache, red)
+                record = build(checked(item), options, cache, red, languages)
                 if keep is None or keep(record):
                     sink.write(orjson.dumps(record, option=orjson.OPT_APPEND_NEWLINE))
                     written += 1

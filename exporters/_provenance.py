@@ -1,5 +1,7 @@
-"""What every thread row says of where it comes from, besides the thread: the repository's
-split and the file's language.
+"""What every thread row says besides the thread's own fields, for every format of rows
+(Parquet and Delta columns, JSONL metadata), each defined once here: the repository's split,
+the file's language, and what an agent said of the thread (AiMeta); and where a column of a
+thread field reads its value (the path limpet.model.Thread declares).
 
 The split is decided by the repository alone (a stable hash of its identity against the
 shares), so one repository's threads never straddle train and test, every run and every
@@ -8,12 +10,16 @@ machine agrees, and a repository keeps its split as others are added.
 
 from __future__ import annotations
 
+import types
+import typing
 from functools import lru_cache
 
-from limpet.anchoring import language_for
-from limpet.model import blake2b
+import msgspec
 
-__all__ = ["Languages", "split_of"]
+from limpet.anchoring import language_for
+from limpet.model import Thread, WireField, blake2b, wire_fields
+
+__all__ = ["AI_META_KEYS", "AiMeta", "Languages", "ai_meta_value", "split_of", "thread_field"]
 
 _SPLITS = ("train", "validation", "test")
 
@@ -44,3 +50,36 @@ class Languages:
             self._known.clear()
         lang = self._known[path] = language_for(path, source or b"")
         return lang
+
+
+_THREAD = {f.name: f for f in wire_fields(Thread)}
+_COLUMN_OF = {"thread_id": "id"}  # a column named otherwise than its field
+
+
+def thread_field(column: str) -> WireField:
+    """The field of the thread JSON (limpet.model.Thread's declaration) a column holds."""
+    return _THREAD[_COLUMN_OF.get(column, column)]
+
+
+class AiMeta(msgspec.Struct, frozen=True):
+    """What an agent said of its comment as a row keeps it: the three keys the tools document
+    (comment_add's aiMeta). The model keeps ai_meta free-form (what an agent sent)."""
+
+    model: str | None = None
+    confidence: float | None = None  # always a float: one inferred type
+    reasoning: str | None = None
+
+
+AI_META_KEYS = AiMeta.__struct_fields__
+_AI_META_TYPES = {name: next(a for a in typing.get_args(tp) if a is not types.NoneType)
+                  for name, tp in typing.get_type_hints(AiMeta).items()}  # str | None -> str
+
+
+def ai_meta_value(meta: object, key: str) -> object:
+    """One key of what an agent put in ai_meta, as its AiMeta field's type: text as str,
+    a confidence as a float (a number that is not a bool), else null."""
+    value = meta.get(key) if isinstance(meta, dict) else None
+    if _AI_META_TYPES[key] is float:
+        ok = isinstance(value, int | float) and not isinstance(value, bool)
+        return float(value) if ok else None
+    return None if value is None else str(value)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import io
+import os
+from pathlib import Path
 
 import orjson
 import pyarrow.json as pj
@@ -194,3 +196,36 @@ def test_exact_duplicate_pairs_are_written_once(items):
 def test_deterministic(items):
     assert _export(items) == _export(items)
     assert _export(items, task="review-pairs") == _export(items, task="review-pairs")
+
+
+@pytest.mark.parametrize("task,golden", [("comments", "comments.jsonl"), ("review-pairs", "review_pairs.jsonl")])
+def test_the_records_are_the_golden_ones_byte_for_byte(items, task, golden):
+    # UPDATE_GOLDEN=1 rewrites them after a deliberate change (a key added, a value computed otherwise)
+    data = _export(items, task=task, exported_at="2026-11-25T08:00:00Z")
+    path = Path(__file__).parent / "golden" / golden
+    if os.environ.get("UPDATE_GOLDEN"):
+        path.write_bytes(data)
+    assert data == path.read_bytes(), f"{golden} changed; UPDATE_GOLDEN=1 if intended"
+
+
+def test_a_record_s_metadata_holds_the_values_of_the_parquet_row_s_columns_of_the_same_names(items):
+    # One layout: both read a thread's fields by the model's declaration, and where it comes from
+    # and its ai_meta by the exporters' one definition of each (exporters/_provenance.py).
+    from limpet.exporters._arrow import PARQUET_SCHEMA, build_batch
+
+    odd = replace(items[0], thread=replace(items[0].thread, id="c_1763790000000099",
+                                           ai_meta={"model": 3, "confidence": True, "reasoning": None}))
+    items = [*items, odd]
+    rows = build_batch(items).to_pylist()
+    columns = set(PARQUET_SCHEMA.names)
+    for record, row in zip(_records(items), rows, strict=True):
+        meta = record["metadata"]
+        shared = [name for name in meta if name in columns]
+        assert len(shared) == len(meta) - 5  # reply_count and the context's four keys are JSONL's own
+        for name in shared:
+            value = row[name]
+            if name.endswith("_at") and value is not None:
+                value = value.strftime("%Y-%m-%dT%H:%M:%SZ")
+            if name == "ai_meta" and value is None:
+                value = {"model": None, "confidence": None, "reasoning": None}  # JSONL: one shape for every line
+            assert meta[name] == value, name
