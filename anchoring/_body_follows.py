@@ -13,18 +13,25 @@ or alike with its statements mapped onto the old ones nearly all (a parameter re
 replaced) while the namesake is far less alike (a dispatcher took the name). A new symbol here is
 one the file's previous version did not hold (was_sibling: code that was already there is never
 where the body went). Likeness is name-blind (a rename costs nothing).
+
+A namesake rewritten past recognition that kept none of the old statements, while every one of
+them is in a symbol new in its scope, is no evidence at all (a stub `raise NotImplementedError`
+under `__init__` became real code while the stub's statement went to new methods): the name alone
+is not the code, and the new symbols' common statement tells no one of them; orphaned
+(body_left_namesake).
 """
 
 from __future__ import annotations
 
 from limpet.anchoring._fileview import FileView
 from limpet.anchoring._mapping import kinds_compatible, map_into_symbol, symbol_similarity
-from limpet.anchoring._statements import mapped_shares
-from limpet.anchoring._steps_local import MARGIN, Hit
+from limpet.anchoring._statements import mapped_shares, statements
+from limpet.anchoring._steps_local import MARGIN, Hit, parent_of
+from limpet.anchoring._symbols import FUNCTION_KINDS
 from limpet.anchoring._text import holds_word
 from limpet.model import Anchor
 
-__all__ = ["BODY_FOLLOWS_BELOW", "body_went_elsewhere"]
+__all__ = ["BODY_FOLLOWS_BELOW", "body_left_namesake", "body_went_elsewhere"]
 
 BODY_FOLLOWS_BELOW = 0.95  # a namesake this alike or more keeps the thread without asking
 NEARLY_VERBATIM = 0.9  # a new symbol this alike (name-blind) is the old body, renamed
@@ -64,3 +71,18 @@ def body_went_elsewhere(anchor: Anchor, view: FileView, before: FileView | None,
     if rows is None:
         return None
     return Hit(anchor.file, view, rows[0], rows[1], "renamed", round(0.5 + 0.45 * body, 4))
+
+
+def body_left_namesake(anchor: Anchor, before: FileView | None, namesake: Hit) -> bool:
+    """Did the namesake (rewritten past recognition) keep none of the anchor's old statements
+    while a function new in the anchor's scope holds them all? Then the name is all that is left
+    of the old code, and it is not the code: the caller orphans the thread."""
+    if anchor.position != "symbol" or before is None or not anchor.symbol or not anchor.symbol_name:
+        return False
+    if not statements(anchor.selected_text):
+        return False
+    if mapped_shares(anchor.selected_text, namesake.view.text(namesake.first, namesake.last))[0] > 0.0:
+        return False
+    parent = parent_of(anchor.symbol, anchor.symbol_name)
+    return any(sv.kind in FUNCTION_KINDS and sv.parent_name == parent and sv.qualified_name not in before.by_name
+               and mapped_shares(anchor.selected_text, sv.text)[0] == 1.0 for sv in namesake.view.symbols)

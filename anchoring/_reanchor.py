@@ -19,6 +19,8 @@ candidate with a margin over the runner-up):
                a namesake rewritten past recognition (a shim left under the name
                of a body that moved) yields to that body, found by the moved and
                successor steps below, when it kept the name or the shim names it
+               or orphans the thread when it kept none of the old statements and a
+               function new in the scope holds them all (only the name is left)
     renamed    same scope and kind under a new name, identical but for the name
     moved      the symbol identical (or identical but for its name) in another
                workspace file, or a substantial quote found there verbatim
@@ -34,7 +36,9 @@ candidate with a margin over the runner-up):
     renamed    ... a method renamed in place while most of its body left (one new method
                of its scope with its very parameters, its statements mostly old ones); a
                method renamed and rewritten whose every reference took the new name
-               (_references); no candidate another gone symbol of its file claims (_claimed)
+               (_references); no candidate another gone symbol of its file claims (_claimed);
+               the one symbol new between the same two neighbours the old one stood between,
+               its body, name or statements somewhat alike (_replaced_in_place)
     fuzzy      similar text in the same file (long quotes or matching context;
                never onto a declaration the symbol steps turned down)
     inlined    a method gone whose statements, or for a one-row body whose words and call,
@@ -59,12 +63,13 @@ import msgspec
 
 from limpet.anchoring._already import Preexisting
 from limpet.anchoring._anchor import relocated
-from limpet.anchoring._body_follows import body_went_elsewhere
+from limpet.anchoring._body_follows import body_left_namesake, body_went_elsewhere
 from limpet.anchoring._carry import carried
 from limpet.anchoring._fileview import FileView, file_view
 from limpet.anchoring._index import WorkspaceIndex
 from limpet.anchoring._inline_calls import inlined_call_step
 from limpet.anchoring._references import renamed_by_references_step
+from limpet.anchoring._replaced_in_place import replaced_in_place_step
 from limpet.anchoring._statements import (
     extracted_step,
     inlined_step,
@@ -157,6 +162,8 @@ def find(anchor: Anchor, source: bytes | None, index: WorkspaceIndex | None) -> 
             moved = _body_elsewhere(anchor, index, hit)
             if moved is not None:
                 return moved
+            if body_left_namesake(anchor, index.previous_view(anchor.file) if index else None, hit):
+                return None  # only the name is left of the old code
         return hit
     before = index.previous_view(anchor.file) if index is not None else None
     steps = (
@@ -170,6 +177,7 @@ def find(anchor: Anchor, source: bytes | None, index: WorkspaceIndex | None) -> 
         lambda: successor_step(anchor, None if symbol_exists else view, index, symbol_gone=not symbol_exists),
         lambda: None if symbol_exists else renamed_by_references_step(anchor, view, index, before),
         lambda: None if symbol_exists else renamed_mapped_step(anchor, view, before),
+        lambda: None if symbol_exists else replaced_in_place_step(anchor, view, before),
         lambda: fuzzy_step(anchor, view, old),
         lambda: None if symbol_exists else inlined_step(anchor, view, index),
         lambda: None if symbol_exists else inlined_call_step(anchor, view, index),
