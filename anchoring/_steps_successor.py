@@ -21,8 +21,9 @@ symbol's telling rows survive in it verbatim (otherwise the code was rewritten, 
 the old code is better orphaned), and when its score leads every other candidate by MARGIN: a
 safe orphan beats a wrong place. Two exceptions, each with more evidence than the lead:
 a rival is no rival when another symbol that disappeared in the same change claims it, being far
-more like it (two near-twins renamed together: each goes to its own), provided the successor
-itself is claimed by no one more than by the anchor's symbol; and a candidate that leads every
+more like it (two near-twins renamed together: each goes to its own), or, standing in another
+scope, a symbol gone from that scope likes it as much (a tie goes to its own class), provided
+the successor itself is claimed by no one more than by the anchor's symbol; and a candidate that leads every
 rival by STRONG_LEAD with a STRONG_SCORE, in the same file and the same enclosing scope (a rename
 in place; or a top-level function taken into a table or class of its file under its own name,
 Lua's `local function f` -> `function M.f`), needs no rows kept verbatim; so does such a candidate
@@ -111,7 +112,7 @@ def successor_step(anchor: Anchor, view: FileView | None, index: WorkspaceIndex 
         gone = _gone_symbols(anchor, index, {path} | {other[2] for other in close})
         if not gone or _claims(gone, best, path) > score:
             return None  # the successor fits another gone symbol better: not clearly the anchor's
-        if any(_claims(gone, other[4], other[2]) < other[0] + CLAIM_MARGIN for other in close):
+        if any(not _claimed(anchor, gone, other) for other in close):
             return None
         rivals = [other for other in rivals if other not in close]
     old_parent = parent_of(anchor.symbol, anchor.symbol_name)
@@ -170,6 +171,22 @@ def _gone_symbols(anchor: Anchor, index: WorkspaceIndex | None, paths: set[str])
                 if sv.qualified_name not in present and sv.qualified_name != anchor.symbol
                 and kinds_compatible(anchor.symbol_kind, sv.kind)]
     return out
+
+
+def _claimed(anchor: Anchor, gone: list[_Old], rival: tuple) -> bool:
+    """Is the rival (score, body, path, view, symbol) another gone symbol's: one scoring it
+    CLAIM_MARGIN more than the anchor does, or, when the rival stands in another scope than the
+    anchor's, one of the rival's own scope scoring it as much (a tie goes to its own class:
+    `Mono.text_tensor_name` -> `Mono.text_name` while `Paired.text_tensor_name`, alike word for
+    word, is gone from the class that gained `Paired.target_text_name`)."""
+    score, _, path, _, sv = rival
+    if _claims(gone, sv, path) >= score + CLAIM_MARGIN:
+        return True
+    scope = sv.parent_name.rsplit(".", 1)[-1] if sv.parent_name else ""
+    if path == anchor.file and parent_of(anchor.symbol or "", anchor.symbol_name or "") == sv.parent_name:
+        return False  # (the anchor's own scope: no tie to break)
+    own = [g for g in gone if g.file == path and g.parent == scope]
+    return _claims(own, sv, path) >= score - 1e-9
 
 
 def _claims(gone: list[_Old], sv: SymbolView, path: str) -> float:
