@@ -4,7 +4,9 @@ are in a new one, tolerating replaced identifiers and literals.
 A statement is a non-blank row of the body, its declaration row and rows of punctuation alone
 (`{`, `}`, `)`) left out. Two statements map when equal, or when they read alike with names
 and literals abstracted (`position += BYTE_SIZE` / `bytesRead += BYTE_SIZE`) and at most half of
-their tokens differ. Each new statement maps at most once; equal ones first.
+their tokens differ. A name and a literal are the same kind of token there, a value (a constant
+written out, `Task(TITLE1, DESCRIPTION)` / `Task("TITLE1", "DESCRIPTION1")`: RefactoringMiner
+replaces a variable by a literal alike); keywords and punctuation are kept as they are. Each new statement maps at most once; equal ones first.
 
 The step below uses it where whole-body likeness says too little: a small method moved to
 another class or file under its own simple name, with a field or parameter renamed in it (two
@@ -57,8 +59,8 @@ def statements(text: str) -> list[str]:
 
 
 def _shape(tokens: list[str]) -> tuple[str, ...]:
-    return tuple(t if t in _KEYWORDS or not (t[0].isalnum() or t[0] in "_$\"'") else
-                 ("L" if t[0].isdigit() or t[0] in "\"'" else "I") for t in tokens)
+    """The statement with every name and literal read as one value token `V`."""
+    return tuple(t if t in _KEYWORDS or not (t[0].isalnum() or t[0] in "_$\"'") else "V" for t in tokens)
 
 
 def mapped_shares(old: str, new: str) -> tuple[float, float]:

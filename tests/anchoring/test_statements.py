@@ -204,3 +204,65 @@ def test_a_method_renamed_in_place_follows_only_when_most_of_its_statements_went
         assert got.health == "drifted" and got.anchor.line_start == 2
     else:
         assert got.health == "orphaned"
+
+
+def test_statements_map_through_a_constant_replaced_by_a_literal():
+    """architecture-samples 5dec53b4: tests moved to another source set, their constants written
+    out (`Task(TITLE1, DESCRIPTION)` -> `Task("TITLE1", "DESCRIPTION1")`, `withItemText(TITLE1)`
+    -> `withText("TITLE1")`): a name and a literal are both values to the mapping."""
+    old = "fun t() {\n  repository.save(Task(TITLE1, DESCRIPTION))\n  onView(withItemText(TITLE1)).check(matches(isDisplayed()))\n}"
+    new = "fun t() {\n  repository.save(Task(\"TITLE1\", \"DESCRIPTION1\"))\n  onView(withText(\"TITLE1\")).check(matches(isDisplayed()))\n}"
+    assert mapped_shares(old, new) == (1.0, 1.0)
+
+
+def test_a_keyword_is_not_a_value():
+    assert mapped_shares("def f():\n    return x\n", "def f():\n    yield x\n") == (0.0, 0.0)
+
+
+ACTIVITY_TEST = b'''package tasks
+
+class TasksActivityTest {
+    @Test
+    fun showActiveTasks() {
+        repository.saveTaskBlocking(Task(TITLE1, DESCRIPTION))
+        repository.saveTaskBlocking(Task(TITLE2, DESCRIPTION, true))
+
+        val activityScenario = ActivityScenario.launch(TasksActivity::class.java)
+
+        viewActiveTasks()
+        onView(withItemText(TITLE1)).check(matches(isDisplayed()))
+        onView(withItemText(TITLE2)).check(doesNotExist())
+    }
+
+    @Test
+    fun createTask() {
+        onView(withId(R.id.add_task_fab)).perform(click())
+    }
+}
+'''
+FRAGMENT_TEST = b'''package tasks
+
+class TasksFragmentTest {
+    @Test
+    fun showActiveTasks() {
+        repository.saveTaskBlocking(Task("TITLE1", "DESCRIPTION1"))
+        repository.saveTaskBlocking(Task("TITLE2", "DESCRIPTION2", true))
+
+        val activityScenario = ActivityScenario.launch(TasksActivity::class.java)
+
+        onView(withId(R.id.menu_filter)).perform(click())
+        onView(withText("TITLE1")).check(matches(isDisplayed()))
+        onView(withText("TITLE2")).check(doesNotExist())
+    }
+}
+'''
+
+
+def test_a_test_moved_to_another_class_with_its_constants_written_out_follows_it():
+    before = {"androidTest/TasksActivityTest.kt": ACTIVITY_TEST}
+    after = {"androidTest/TasksActivityTest.kt": ACTIVITY_TEST[:ACTIVITY_TEST.index(b"    @Test\n    fun showActive")]
+             + ACTIVITY_TEST[ACTIVITY_TEST.index(b"    @Test\n    fun createTask"):],
+             "test/TasksFragmentTest.kt": FRAGMENT_TEST}
+    got = _run(before, after, "androidTest/TasksActivityTest.kt", 4, 14)
+    assert got.health == "drifted" and got.anchor.file == "test/TasksFragmentTest.kt"
+    assert (got.anchor.line_start, got.anchor.line_end) == (4, 14)
