@@ -39,6 +39,8 @@ candidate with a margin over the runner-up):
                (_references); no candidate another gone symbol of its file claims (_claimed);
                the one symbol new between the same two neighbours the old one stood between,
                its body, name or statements somewhat alike (_replaced_in_place)
+    moved      ... a method that left its class with at least two siblings, all arriving new under
+               their names in one other class, its body still alike (_group_move)
     fuzzy      similar text in the same file (long quotes or matching context;
                never onto a declaration the symbol steps turned down)
     inlined    a method gone whose statements, or for a one-row body whose words and call,
@@ -66,6 +68,7 @@ from limpet.anchoring._anchor import relocated
 from limpet.anchoring._body_follows import body_left_namesake, body_went_elsewhere
 from limpet.anchoring._carry import carried
 from limpet.anchoring._fileview import FileView, file_view
+from limpet.anchoring._group_move import group_move_step
 from limpet.anchoring._index import WorkspaceIndex
 from limpet.anchoring._inline_calls import inlined_call_step
 from limpet.anchoring._references import renamed_by_references_step
@@ -133,6 +136,7 @@ def find(anchor: Anchor, source: bytes | None, index: WorkspaceIndex | None) -> 
     if source is None:
         return (moved_step(anchor, index, exact_only=True) or moved_step(anchor, index)
                 or named_move_step(anchor, index) or successor_step(anchor, None, index, symbol_gone=True)
+                or group_move_step(anchor, index)
                 or inlined_step(anchor, None, index) or inlined_call_step(anchor, None, index))
     view = file_view(anchor.file, source, source_hash(source), previous=anchor.content_hash)
     if anchor.lost_text:
@@ -178,6 +182,7 @@ def find(anchor: Anchor, source: bytes | None, index: WorkspaceIndex | None) -> 
         lambda: None if symbol_exists else renamed_by_references_step(anchor, view, index, before),
         lambda: None if symbol_exists else renamed_mapped_step(anchor, view, before),
         lambda: None if symbol_exists else replaced_in_place_step(anchor, view, before),
+        lambda: None if symbol_exists else group_move_step(anchor, index),
         lambda: fuzzy_step(anchor, view, old),
         lambda: None if symbol_exists else inlined_step(anchor, view, index),
         lambda: None if symbol_exists else inlined_call_step(anchor, view, index),
