@@ -4,8 +4,12 @@ A method of one or two rows (an expression body, `fun completeTask(id) = dao.upd
 true)`) has too few statements for the statement mapping of `inlined_step`; its call site says
 more. The method is gone; one function that was already there lost the rows that called it, and
 the rows it gained hold the body's own tokens (names and literals, most of them). That function
-received the body. Two functions that lost a call of that name (of it, or of a namesake: a name
-says no more): no one place (orphaned).
+received the body. A function that lost the call and gained less than half of those words only
+dropped it (a test that no longer calls it). Two functions that lost a call of that name and
+gained half its words or more (of it, or of a namesake: a name says no more): no one place
+(orphaned). A body of two words is enough only when the one receiver has the method's very name,
+a delegate that forwarded to it (`DefaultTasksRepository.clearCompletedTasks` called
+`tasksLocalDataSource.clearCompletedTasks()` and now holds its `tasksDao.deleteCompletedTasks()`).
 """
 
 from __future__ import annotations
@@ -28,7 +32,9 @@ _QUIET = frozenset("""if else for while do return val var fun def let const new 
 or null None nil true false True False override private public protected internal static final suspend
 function async await""".split())
 BODY_MIN_WORDS = 3  # a body naming fewer says nothing of where it went
+DELEGATE_MIN_WORDS = 2  # ... but to a delegate of its name that called it
 BODY_SHARE = 0.75  # ... most of them among the words of the rows the caller gained
+TOOK_SHARE = 0.5  # a caller that gained this share of them took some of the body
 
 
 def _words(text: str) -> Counter:
@@ -47,7 +53,8 @@ def inlined_call_step(anchor: Anchor, view: FileView | None, index: WorkspaceInd
         return None
     body = _words(text[at + len(head):])
     body.pop(name, None)
-    if sum(body.values()) < BODY_MIN_WORDS:
+    size = sum(body.values())
+    if size < DELEGATE_MIN_WORDS:
         return None
     found = []
     for path, here, _before, sv, old in changed_functions(anchor, view, index):
@@ -55,9 +62,10 @@ def inlined_call_step(anchor: Anchor, view: FileView | None, index: WorkspaceInd
         if any(holds_word(row, name) for row in (was - now)):  # it lost a call of the method
             found.append((path, here, sv, _words("\n".join((now - was).elements()))))
     found = innermost(found)
-    if len(found) != 1:
-        return None  # (no caller lost it, or several did: no one place)
-    path, here, sv, gained = found[0]
-    if sum((body & gained).values()) < BODY_SHARE * sum(body.values()):
+    took = [f for f in found if sum((body & f[3]).values()) >= TOOK_SHARE * size]
+    if len(took) != 1:
+        return None  # (no caller took it, or several did: no one place)
+    path, here, sv, gained = took[0]
+    if sum((body & gained).values()) < BODY_SHARE * size or size < BODY_MIN_WORDS and sv.name != name:
         return None
     return Hit(path, here, sv.first, sv.last, "moved" if path != anchor.file else "renamed", 0.5)

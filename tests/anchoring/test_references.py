@@ -116,3 +116,31 @@ def test_a_call_replaced_by_unrelated_code_is_no_inlining():
     rel = _inline(["local.completeTask(taskId)", "local.deleteAllTasks()"],
                   ["network.markDone(taskId)", "local.deleteAllTasks()"])
     assert rel.health == "orphaned"
+
+
+def test_a_caller_that_only_dropped_the_call_leaves_the_one_that_received_the_body():
+    """A test that no longer calls the method (it gained none of its words) is no second receiver."""
+    rel = _inline(["local.completeTask(taskId)", "local.completeTask(taskId)"],
+                  ["tasksDao.updateCompleted(taskId = taskId, completed = true)", "println(taskId)"])
+    assert (rel.anchor.file, rel.anchor.line_start, rel.anchor.line_end, rel.method) == ("Tasks.kt", 4, 6, "moved")
+
+
+def _delegating(name: str, after_body: str):
+    """`deleteAllTasks() = tasksDao.deleteTasks()` (two words) inlined into a method `name` that
+    called it."""
+    def repository(body: str) -> bytes:
+        return (f"package todo.data\n\nclass Tasks(private val local: TasksLocalDataSource) {{\n"
+                f"    suspend fun {name}() {{\n        launch {{ {body} }}\n    }}\n}}\n").encode()
+    before = {"Local.kt": SOURCE, "Tasks.kt": repository("local.deleteAllTasks()")}
+    after = {"Tasks.kt": repository(after_body)}
+    index = WorkspaceIndex()
+    index.update({p: content_hash(b) for p, b in before.items()}, before.get)
+    anchor = create_anchor("Local.kt", SOURCE, 8, 8)
+    index.update({p: content_hash(b) for p, b in after.items()}, after.get)
+    return reanchor(anchor, None, index)
+
+
+def test_a_two_word_body_follows_only_into_a_delegate_of_its_very_name():
+    rel = _delegating("deleteAllTasks", "tasksDao.deleteTasks()")
+    assert (rel.anchor.file, rel.anchor.line_start, rel.anchor.line_end) == ("Tasks.kt", 4, 6)
+    assert _delegating("resetEverything", "tasksDao.deleteTasks()").health == "orphaned"
