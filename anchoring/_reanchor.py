@@ -40,7 +40,9 @@ candidate with a margin over the runner-up):
                the one symbol new between the same two neighbours the old one stood between,
                its body, name or statements somewhat alike (_replaced_in_place)
     moved      ... a method that left its class with at least two siblings, all arriving new under
-               their names in one other class, its body still alike (_group_move)
+               their names in one other class, its body still alike (_group_move); a method whose
+               calls in its file stayed as they were, its name now declared once in the changed
+               files, new there, its body 0.4 alike (_called_still)
     fuzzy      similar text in the same file (long quotes or matching context;
                never onto a declaration the symbol steps turned down)
     inlined    a method gone whose statements, or for a one-row body whose words and call,
@@ -66,6 +68,7 @@ import msgspec
 from limpet.anchoring._already import Preexisting
 from limpet.anchoring._anchor import relocated
 from limpet.anchoring._body_follows import body_left_namesake, body_went_elsewhere
+from limpet.anchoring._called_still import called_still_step
 from limpet.anchoring._carry import carried
 from limpet.anchoring._fileview import FileView, file_view
 from limpet.anchoring._group_move import group_move_step
@@ -183,6 +186,7 @@ def find(anchor: Anchor, source: bytes | None, index: WorkspaceIndex | None) -> 
         lambda: None if symbol_exists else renamed_mapped_step(anchor, view, before),
         lambda: None if symbol_exists else replaced_in_place_step(anchor, view, before),
         lambda: None if symbol_exists else group_move_step(anchor, index),
+        lambda: None if symbol_exists else called_still_step(anchor, index),
         lambda: fuzzy_step(anchor, view, old),
         lambda: None if symbol_exists else inlined_step(anchor, view, index),
         lambda: None if symbol_exists else inlined_call_step(anchor, view, index),
