@@ -38,7 +38,9 @@ candidate with a margin over the runner-up):
                method renamed and rewritten whose every reference took the new name
                (_references); no candidate another gone symbol of its file claims (_claimed);
                the one symbol new between the same two neighbours the old one stood between,
-               its body, name or statements somewhat alike (_replaced_in_place)
+               its body, name or statements somewhat alike (_replaced_in_place);
+               a method of some size whose statements went nearly all into one function new
+               in its file, in another scope (a factory of variants: _mapped_in_file)
     moved      ... a method that left its class with at least two siblings, all arriving new under
                their names in one other class, its body still alike (_group_move); a method whose
                calls in its file stayed as they were, its name now declared once in the changed
@@ -74,6 +76,7 @@ from limpet.anchoring._fileview import FileView, file_view
 from limpet.anchoring._group_move import group_move_step
 from limpet.anchoring._index import WorkspaceIndex
 from limpet.anchoring._inline_calls import inlined_call_step
+from limpet.anchoring._mapped_in_file import mapped_in_file_step
 from limpet.anchoring._references import renamed_by_references_step
 from limpet.anchoring._replaced_in_place import replaced_in_place_step
 from limpet.anchoring._statements import (
@@ -185,6 +188,7 @@ def find(anchor: Anchor, source: bytes | None, index: WorkspaceIndex | None) -> 
         lambda: None if symbol_exists else renamed_by_references_step(anchor, view, index, before),
         lambda: None if symbol_exists else renamed_mapped_step(anchor, view, before),
         lambda: None if symbol_exists else replaced_in_place_step(anchor, view, before),
+        lambda: None if symbol_exists else mapped_in_file_step(anchor, view, before),
         lambda: None if symbol_exists else group_move_step(anchor, index),
         lambda: None if symbol_exists else called_still_step(anchor, index),
         lambda: fuzzy_step(anchor, view, old),
