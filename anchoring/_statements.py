@@ -30,8 +30,8 @@ from limpet.anchoring._steps_moved import needles
 from limpet.anchoring._symbols import FUNCTION_KINDS
 from limpet.model import Anchor
 
-__all__ = ["extracted_step", "inlined_step", "mapped_shares", "named_move_step", "renamed_mapped_step",
-           "renamed_remainder_step"]
+__all__ = ["body_statements", "extracted_step", "inlined_step", "mapped_shares", "named_move_step",
+           "renamed_mapped_step", "renamed_remainder_step"]
 
 _TOKEN = re.compile(r"[A-Za-z_$][\w$]*|\d[\w.]*|\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'|\S")
 _KEYWORDS = frozenset("""if else elif for while do return val var fun def let const new this self in is not and or
@@ -55,6 +55,23 @@ MAPPED_BODY_MIN = 0.4  # ... and its text (name-blind) is this alike
 
 def statements(text: str) -> list[str]:
     rows = [r.strip() for r in text.split("\n")[1:]]
+    return [r for r in rows if r and not _PUNCTUATION.match(r)]
+
+
+def body_statements(text: str) -> list[str]:
+    """The statements after the whole declaration: a parameter list spread over rows left out too
+    (`fun updatePaddings(` / `paddingStart: Int,` / `) {`). Where a body's own statements are
+    what is counted, a parameter is none: a new method whose body is a comment, with the old
+    one's parameters, read as one whose statements are mostly old ones (react-native-screens 4.6:
+    updatePaddingsFabric, a call, taken for renamed to a new updatePaddings that does nothing)."""
+    lines = text.split("\n")
+    depth, declaration = 0, 1
+    for i, line in enumerate(lines):
+        depth += line.count("(") - line.count(")")
+        if depth <= 0 or "{" in line:  # the list closed, or a block opened in it: the body starts
+            declaration = i + 1
+            break
+    rows = [r.strip() for r in lines[declaration:]]
     return [r for r in rows if r and not _PUNCTUATION.match(r)]
 
 
@@ -249,12 +266,12 @@ def renamed_remainder_step(anchor: Anchor, view: FileView, before: FileView | No
     old_signature = signature(anchor.selected_text, anchor.symbol_name)
     if "(" not in old_signature:
         return None
-    old = statements(anchor.selected_text)
+    old = body_statements(anchor.selected_text)
     found = []
     for sv in new_here:
         if signature(sv.text, sv.name) != old_signature:
             continue
-        new = statements(sv.text)
+        new = body_statements(sv.text)
         if len(new) >= REMAINDER_MIN_STATEMENTS and _mapped(new, old) >= REMAINDER_SHARE * len(new):
             found.append(sv)
     if len(found) != 1:

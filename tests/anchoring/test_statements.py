@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from limpet.anchoring import WorkspaceIndex, content_hash, create_anchor, reanchor
-from limpet.anchoring._statements import mapped_shares
+from limpet.anchoring._statements import body_statements, mapped_shares
 
 READER_BEFORE = b'''package shark
 
@@ -266,3 +266,64 @@ def test_a_test_moved_to_another_class_with_its_constants_written_out_follows_it
     got = _run(before, after, "androidTest/TasksActivityTest.kt", 4, 14)
     assert got.health == "drifted" and got.anchor.file == "test/TasksFragmentTest.kt"
     assert (got.anchor.line_start, got.anchor.line_end) == (4, 14)
+
+
+def test_a_parameter_list_spread_over_rows_is_the_declaration_not_statements():
+    kotlin = "fun update(\n    start: Int,\n    end: Int,\n) {\n    apply(start, end)\n}"
+    python = "def update(\n    start,\n    end,\n):\n    return apply(start, end)\n"
+    assert body_statements(kotlin) == ["apply(start, end)"]
+    assert body_statements(python) == ["return apply(start, end)"]
+    lambda_ = "val onUpdate = register({ start ->\n    apply(start)\n})"
+    assert body_statements(lambda_) == ["apply(start)"]  # a body opened in the first row: its rows count
+
+
+HEADER_BEFORE = b'''class HeaderGroup(context: Context) : ViewGroup(context) {
+    fun updateInsetsLegacy(
+        insetStart: Int,
+        insetEnd: Int,
+    ) {
+        applyInsets(insetStart, insetEnd)
+    }
+
+    fun applyInsets(
+        insetStart: Int,
+        insetEnd: Int,
+    ) {
+        store(insetStart, insetEnd)
+    }
+}
+'''
+HEADER_AFTER = b'''class HeaderGroup(context: Context) : ViewGroup(context) {
+    fun updateInsets(
+        insetStart: Int,
+        insetEnd: Int,
+    ) {
+        // Nothing to do here: only the old renderer reads insets.
+    }
+
+    fun updateHeaderState(
+        width: Int,
+        insetStart: Int,
+        insetEnd: Int,
+    ) {
+        applyInsets(width, insetStart, insetEnd)
+    }
+
+    fun applyInsets(
+        width: Int,
+        insetStart: Int,
+        insetEnd: Int,
+    ) {
+        store(width, insetStart, insetEnd)
+    }
+}
+'''
+
+
+def test_a_new_method_that_only_shares_the_parameters_is_not_the_renamed_one():
+    """react-native-screens 4.6: updatePaddingsFabric(paddingStart, paddingEnd), a call, became
+    updateHeaderConfigState(width, height, paddingStart, paddingEnd); a new updatePaddings with the
+    old parameters and a comment for a body was taken for it renamed (its parameter rows counted
+    as old statements). The thread follows the call."""
+    got = _run({"HeaderGroup.kt": HEADER_BEFORE}, {"HeaderGroup.kt": HEADER_AFTER}, "HeaderGroup.kt", 2, 7)
+    assert got.health == "drifted" and (got.anchor.line_start, got.anchor.line_end) == (9, 15)
