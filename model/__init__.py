@@ -39,7 +39,7 @@ from limpet.model._limits import (
     READ_BUDGETS,
     Budget,
 )
-from limpet.model._record import Record, WireField, wire_fields
+from limpet.model._record import Record, WireField, encode_json, wire_fields
 from limpet.model._thread import Comment, Decision, HistoryEvent, Snapshot, Thread
 from limpet.model._vocabulary import (
     AUTHOR_TYPES,
@@ -122,6 +122,7 @@ __all__ = [
     "WireField",
     "blake2b",
     "content_hash",
+    "encode_json",
     "packed_sketch",
     "is_thread_id",
     "wire_fields",

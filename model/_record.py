@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import functools
 import operator
+import types
 import typing
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
 
 import msgspec
 
@@ -32,6 +33,7 @@ __all__ = [
     "WireField",
     "WireView",
     "counted",
+    "encode_json",
     "flat",
     "places",
     "rounded_fields",
@@ -127,7 +129,12 @@ def _hints(cls: type, names: tuple[str, ...]) -> dict[str, Any]:
 
 class WireView:
     """Encodes records of one type as their wire JSON: scalars and free-form dicts as they
-    are, nested records by msgspec (`to_builtins`), tuples as lists (JSON reads back lists)."""
+    are, nested records by msgspec (`to_builtins`), tuples as lists (JSON reads back lists).
+
+    `encode` gives the dict; `struct` a struct that `encode_json` (msgspec) writes as the very
+    bytes orjson writes of the dict, read off the record itself: a reconcile answering with
+    hundreds of threads writes them in about half the time (300 threads: 1.1 -> 0.5 ms) and
+    leaves the collector no dicts to track."""
 
     def __init__(self, cls: type[Record]) -> None:
         fields = wire_fields(cls)
@@ -135,6 +142,24 @@ class WireView:
         self._values = operator.attrgetter(*(f.path for f in fields))
         self._records = tuple((f.name, typing.get_origin(f.type) is tuple) for f in fields if _holds_record(f.type))
         self._rounded = tuple((f.name, f.places) for f in fields if f.places is not None)
+        # The wire JSON as a struct msgspec writes: the wire's keys in order, each value as the
+        # record holds it, but for those whose JSON msgspec would spell otherwise than orjson
+        # (see _as_orjson_writes) and the rounded ones.
+        self._struct = msgspec.defstruct(f"{cls.__name__}Wire", [(name, Any) for name in self.names], gc=False)
+        self._converts = tuple(
+            (i, _rounded_raw(f.places) if f.places is not None else convert)
+            for i, f in enumerate(fields)
+            if (convert := _as_orjson_writes(f.type)) is not None or f.places is not None
+        )
+
+    def struct(self, record: Record) -> msgspec.Struct:
+        """`record`'s wire JSON as a struct: msgspec writes it as orjson writes `encode(record)`."""
+        values = list(self._values(record))
+        for i, convert in self._converts:
+            value = values[i]
+            if value is not None:
+                values[i] = convert(value)
+        return self._struct(*values)
 
     def encode(self, record: Record) -> dict[str, Any]:
         out = dict(zip(self.names, self._values(record)))  # noqa: B905 (attrgetter gives each name a value)
@@ -145,6 +170,83 @@ class WireView:
         for name, n in self._rounded:
             out[name] = round(float(out[name]), n)
         return out
+
+
+_ENCODER = msgspec.json.Encoder()
+
+
+def encode_json(value: Any) -> bytes:
+    """`value` (builtins and `WireView.struct`s) as JSON, written by msgspec."""
+    return _ENCODER.encode(value)
+
+
+def _rounded_raw(n: int) -> Any:
+    raw = _orjson_raw()
+    return lambda value: raw(round(float(value), n))
+
+
+@functools.cache
+def _orjson_raw() -> Any:
+    import orjson  # not at import: reading a thread needs no JSON writer
+
+    dumps, to_builtins, raw = orjson.dumps, msgspec.to_builtins, msgspec.Raw
+    return lambda value: raw(dumps(value, default=to_builtins))
+
+
+_NATIVE = (str, int, bool, type(None))
+
+
+def _as_orjson_writes(tp: Any) -> Any:
+    """How a value of type `tp` is made into what msgspec writes as orjson does (None: as it
+    is). Strings, integers, booleans, literals and records of those are written alike by
+    both; a float is not (msgspec writes 1e16 as `1e16`, orjson `1e+16`), nor may be what a
+    free-form dict holds: orjson writes those (`Raw`). A record holding free-form values is
+    rewritten as its own wire struct, so only those values go through orjson."""
+    origin = typing.get_origin(tp)
+    if origin is Annotated:
+        return _as_orjson_writes(tp.__origin__)
+    if origin is Literal:
+        return None if all(isinstance(a, (str, int)) for a in typing.get_args(tp)) else _orjson_raw()
+    if origin in (typing.Union, types.UnionType):
+        converts = [_as_orjson_writes(a) for a in typing.get_args(tp) if a is not type(None)]
+        if all(c is None for c in converts):
+            return None
+        return converts[0] if len(converts) == 1 else _orjson_raw()
+    if origin is tuple:
+        args = typing.get_args(tp)
+        if len(args) == 2 and args[1] is Ellipsis:
+            item = _as_orjson_writes(args[0])
+            return None if item is None else (lambda values: [item(v) for v in values])
+        return _orjson_raw()
+    if isinstance(tp, type) and issubclass(tp, msgspec.Struct):
+        return _record_writes(tp)
+    if tp in _NATIVE:
+        return None
+    return _orjson_raw()  # float, Any, dict, list: free-form
+
+
+@functools.cache
+def _record_writes(cls: type[msgspec.Struct]) -> Any:
+    """The conversion for a nested record (written as `to_builtins` would: every field, in
+    order), None when msgspec writes all its fields as orjson does."""
+    hints = typing.get_type_hints(cls, include_extras=True)
+    converts = [(i, c) for i, name in enumerate(cls.__struct_fields__)
+                if (c := _as_orjson_writes(hints[name])) is not None]
+    if not converts:
+        return None
+    if cls.__struct_config__.omit_defaults or cls.__struct_encode_fields__ != cls.__struct_fields__:
+        return _orjson_raw()  # keeps what to_builtins leaves out or renames, as it does
+    struct = msgspec.defstruct(f"{cls.__name__}Wire", [(name, Any) for name in cls.__struct_fields__], gc=False)
+    values = operator.attrgetter(*cls.__struct_fields__)
+
+    def convert(record: Any) -> Any:
+        out = list(values(record)) if len(cls.__struct_fields__) > 1 else [values(record)]
+        for i, c in converts:
+            if out[i] is not None:
+                out[i] = c(out[i])
+        return struct(*out)
+
+    return convert
 
 
 def _holds_record(tp: Any) -> bool:

@@ -28,7 +28,7 @@ from functools import partial
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
-from limpet.model import Anchor, HistoryEvent, Thread, blake2b, content_hash
+from limpet.model import Anchor, HistoryEvent, Thread, blake2b, content_hash, encode_json
 from limpet.server.core._ids import utc_now
 from limpet.server.store import FileHashes, FileState, GitHistory, ThreadStore, Workspace
 
@@ -121,6 +121,12 @@ class ReconcileReport:
         """comment_reconcile's result (the CLI's --json prints it too)."""
         return {"counts": self.counts, "checked": self.checked, "changed": [t.to_wire() for t in self.changed],
                 "problems": self.problems}
+
+    def wire_json(self) -> bytes:
+        """The JSON orjson writes of `to_wire()`, written from the threads themselves: no dict
+        built for each of the hundreds of threads a reconcile after a pull may move."""
+        return encode_json({"counts": self.counts, "checked": self.checked,
+                            "changed": [t.wire_struct() for t in self.changed], "problems": self.problems})
 
 
 def _holds(source: bytes | None, digest: str) -> bool:

@@ -25,8 +25,8 @@ from mcp.shared.exceptions import MCPError
 
 from limpet.model import InternalError, LimpetError
 from limpet.server.core import Service
-from limpet.server.mcp._payload import carry_payload, hand_over
-from limpet.server.operations import Operation, invoke, operations_for
+from limpet.server.mcp._payload import carry_payload, hand_over, hand_over_json
+from limpet.server.operations import Encoded, Operation, invoke, json_text, operations_for
 
 __all__ = ["McpApp", "error_result"]
 
@@ -106,6 +106,9 @@ class McpApp:
         ]
         self.last_call = time.monotonic()
         self.notification_options = NotificationOptions(resources_changed=True)
+        # The transport's writer embeds pre-serialized structured content (stdio's OrjsonWrites):
+        # a result written as JSON already (`Encoded`) then never becomes dicts.
+        self.writes_serialized = False
 
     async def run_sync(self, fn: Callable[[], Any]) -> Any:
         return await anyio.to_thread.run_sync(fn, limiter=self.limiter)
@@ -113,8 +116,8 @@ class McpApp:
     async def _invoke(self, op: Operation, arguments: Any) -> Any:
         if op.read_only and self.limiter.borrowed_tokens == 0:
             # Reads take microseconds: a worker-thread hop would cost more than the call.
-            return invoke(self.service, op.name, arguments)[1]
-        return (await self.run_sync(lambda: invoke(self.service, op.name, arguments)))[1]
+            return invoke(self.service, op.name, arguments, encoded=True)[1]
+        return (await self.run_sync(lambda: invoke(self.service, op.name, arguments, encoded=True)))[1]
 
     async def _list_tools(self, ctx: Any, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
         return types.ListToolsResult(tools=self.tools)
@@ -132,6 +135,12 @@ class McpApp:
         except Exception:  # the door's last line: a bug must not kill the server or leak a traceback
             log.exception("tool %s failed", op.name)
             return error_result(InternalError(f"Internal error in {op.name}"))
+        if type(result) is Encoded:
+            if op.text is json_text and op.structured is None and op.extra_content is None:
+                structured, text = hand_over_json(result.json, result.payload, embedded=self.writes_serialized)
+                return types.CallToolResult(content=[types.TextContent(type="text", text=text)],
+                                            structured_content=structured)
+            result = result.payload()
         structured, text = hand_over(op.structured_content(result), op.text(result),
                                      text_is_json=op.text_is_json(result))
         content: list[Any] = [types.TextContent(type="text", text=text)]

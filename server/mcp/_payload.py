@@ -10,17 +10,21 @@ pipeline (the initialization gate, argument validation, the sieve, the 2026 `ser
 stamp), and `carry_payload`, the innermost middleware, puts the real payload into the
 wire dict the pipeline made. `OrjsonWrites` then serializes responses with orjson on
 stdio. Without the middleware (a test calling the handler directly) nothing changes.
+A result written as JSON already (operations' `Encoded`: comment_reconcile's hundreds of
+moved threads) goes to the stdio writer as those bytes alone; its dict is built only if a
+writer needs it (`hand_over_json`).
 """
 
 from __future__ import annotations
 
 import contextvars
+from collections.abc import Callable
 from typing import Any
 
 import mcp_types as types
 import orjson
 
-__all__ = ["OrjsonWrites", "carry_payload", "hand_over"]
+__all__ = ["OrjsonWrites", "carry_payload", "hand_over", "hand_over_json"]
 
 # The request's slot, set by the middleware around the handler; None outside it.
 _SLOT: contextvars.ContextVar[dict[str, Any] | None] = contextvars.ContextVar("limpet_payload", default=None)
@@ -29,9 +33,17 @@ _SLOT: contextvars.ContextVar[dict[str, Any] | None] = contextvars.ContextVar("l
 class _Serialized(dict):  # type: ignore[type-arg]
     """Structured content whose JSON is already known (the text block is exactly it): a writer
     that can embed pre-serialized JSON writes `text` instead of walking the dict again; any
-    other reads it as the dict it is."""
+    other reads it as the dict it is. Handed to such a writer only (`hand_over_json`), it may
+    be empty, with `build` making its dict if the writer ever needs it."""
 
-    __slots__ = ("text",)
+    __slots__ = ("build", "text")
+
+    def filled(self) -> _Serialized:
+        build = getattr(self, "build", None)
+        if build is not None:
+            self.update(build())
+            self.build = None
+        return self
 
 
 def hand_over(structured: dict[str, Any], text: str, *, text_is_json: bool) -> tuple[dict[str, Any], str]:
@@ -44,6 +56,20 @@ def hand_over(structured: dict[str, Any], text: str, *, text_is_json: bool) -> t
     if text_is_json:
         structured = _Serialized(structured)
         structured.text = text
+    slot["structured"], slot["text"] = structured, text
+    return {}, ""
+
+
+def hand_over_json(json: bytes, payload: Callable[[], dict[str, Any]], *, embedded: bool) -> tuple[dict[str, Any], str]:
+    """`hand_over` for a result whose JSON is written already (operations' `Encoded`: the
+    structured content's JSON, and the text block). `embedded`: the transport's writer embeds
+    pre-serialized JSON (stdio's `OrjsonWrites`), so the dict (`payload()`) is never built."""
+    text = json.decode()
+    slot = _SLOT.get()
+    if slot is None or not embedded:
+        return hand_over(payload(), text, text_is_json=True)
+    structured = _Serialized()
+    structured.text, structured.build = text, payload
     slot["structured"], slot["text"] = structured, text
     return {}, ""
 
@@ -77,6 +103,8 @@ class _OrjsonResponse(types.JSONRPCResponse):
         try:
             return orjson.dumps({"jsonrpc": self.jsonrpc, "id": self.id, "result": result}).decode()
         except TypeError:  # not plain JSON data (orjson's error is a TypeError): the SDK's way
+            if type(structured) is _Serialized:
+                structured.filled()
             return super().model_dump_json(**kwargs)
 
 

@@ -21,6 +21,7 @@ def serve_stdio(workspace: str, groups: set[str] | None = None) -> None:
     # stdout belongs to the protocol: logs go to stderr, quietly.
     logging.basicConfig(level=logging.WARNING)
     app = build_mcp(Service(workspace), groups)
+    app.writes_serialized = True  # OrjsonWrites below
     server = app.lowlevel()
 
     async def main() -> None:

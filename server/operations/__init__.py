@@ -30,7 +30,16 @@ from limpet.server.operations._paging import (
     search_page,
     start_after,
 )
-from limpet.server.operations._registry import FAMILIES, GROUPS, LEAN, SELECTIONS, Operation, validate_args
+from limpet.server.operations._registry import (
+    FAMILIES,
+    GROUPS,
+    LEAN,
+    SELECTIONS,
+    Encoded,
+    Operation,
+    json_text,
+    validate_args,
+)
 
 if TYPE_CHECKING:  # the prompts import the engine: only the doors that serve prompts need them
     from limpet.prompts import ToolSpec
@@ -44,12 +53,14 @@ __all__ = [
     "OPERATION_MODULES",
     "REGISTRY",
     "SELECTIONS",
+    "Encoded",
     "Operation",
     "ThreadId",
     "arguments",
     "comment_result",
     "cursor_key",
     "invoke",
+    "json_text",
     "key_cursor",
     "move_result",
     "next_cursor",
@@ -118,10 +129,11 @@ def _declare(name: str) -> None:
         _load_registry()
 
 
-def invoke(service: Service, name: str, raw: Any) -> tuple[Operation, Any]:
-    """Validate and run one operation. Raises LimpetError subclasses only (or bugs)."""
+def invoke(service: Service, name: str, raw: Any, *, encoded: bool = False) -> tuple[Operation, Any]:
+    """Validate and run one operation. Raises LimpetError subclasses only (or bugs).
+    `encoded`: a result written as JSON already comes as it is (`Encoded`: the MCP door)."""
     _declare(name)
-    return _registry.invoke(service, name, raw)
+    return _registry.invoke(service, name, raw, encoded=encoded)
 
 
 def arguments(name: str, raw: Mapping[str, Any]) -> Any:

@@ -76,6 +76,25 @@ def json_text(result: Any) -> str:
     return orjson.dumps(result).decode()
 
 
+class Encoded:
+    """A result whose JSON (`json`: what `json_text` writes of its dict) is known before, and
+    without, its dict: the MCP door over stdio sends those bytes as both structured content and
+    text (a reconcile's answer, hundreds of threads, never becomes dicts); every other reader
+    gets `payload()`, built when first asked (`invoke` hands doors the dict)."""
+
+    __slots__ = ("_build", "_payload", "json")
+
+    def __init__(self, json: bytes, build: Callable[[], dict[str, Any]]) -> None:
+        self.json = json
+        self._build = build
+        self._payload: dict[str, Any] | None = None
+
+    def payload(self) -> dict[str, Any]:
+        if self._payload is None:
+            self._payload = self._build()
+        return self._payload
+
+
 @dataclass(frozen=True)
 class Operation:
     name: str
@@ -175,16 +194,18 @@ def validate_args(op: Operation, raw: Any) -> Args:
     return validate(op.args, raw)
 
 
-def invoke(service: Service, name: str, raw: Any) -> tuple[Operation, Any]:
-    """Validate and run one operation. Raises LimpetError subclasses only (or bugs)."""
+def invoke(service: Service, name: str, raw: Any, *, encoded: bool = False) -> tuple[Operation, Any]:
+    """Validate and run one operation. Raises LimpetError subclasses only (or bugs).
+    `encoded`: an `Encoded` result is returned as it is (else its dict)."""
     op = REGISTRY.get(name)
     if op is None:
         raise InvalidArgument(f"Unknown operation: {name}", field="name")
     args = validate_args(op, raw)
     try:
-        return op, op.handler(service, args)
+        result = op.handler(service, args)
     except LimpetError as exc:
         exc.field = op.renames.get(exc.field or "", exc.field)
         raise
+    return op, (result.payload() if not encoded and type(result) is Encoded else result)
 
 

@@ -29,7 +29,7 @@ from limpet.server.operations._fields import (
     described,
 )
 from limpet.server.operations._paging import Cursor, PageLimit, page_of
-from limpet.server.operations._registry import operation
+from limpet.server.operations._registry import Encoded, operation
 
 Line = Annotated[int, Meta(ge=1, le=MAX_LINE, description="1-based line number (inclusive)")]
 
@@ -154,4 +154,5 @@ def comment_reconcile(svc: Service, a: CommentReconcileArgs) -> dict:
     """Re-anchor threads to the current code (all files, or one). Safe to repeat. Returns
     counts per health (anchored/drifted/orphaned) and the threads whose position or health
     changed, and store files that could not be fully read (reported, skipped, never deleted)."""
-    return svc.reconcile(a.file).to_wire()
+    report = svc.reconcile(a.file)
+    return Encoded(report.wire_json(), report.to_wire)

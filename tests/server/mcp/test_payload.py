@@ -102,3 +102,46 @@ async def test_orjson_writes_retype_responses_only():
     await writes.send(SessionMessage(JSONRPCNotification(jsonrpc="2.0", method="notifications/x")))
     assert type(sent[0].message) is _OrjsonResponse
     assert type(sent[1].message) is JSONRPCNotification
+
+
+
+def _shift_down(workspace) -> None:
+    (workspace / "app.py").write_text("# a line above\n" + (workspace / "app.py").read_text())
+
+
+async def test_a_reconcile_written_as_json_reaches_a_stdio_client_whole(threads):
+    """comment_reconcile's answer is written from the threads (no dicts: `Encoded`) and the
+    stdio writer embeds those bytes as they are: the client reads structured content and a
+    text block that is its JSON, the moved threads in both."""
+    from support import stdio_session
+
+    _shift_down(threads)
+    async with stdio_session(threads) as session:
+        result = (await session.call_tool("comment_reconcile", {})).model_dump(mode="json", by_alias=True)
+    structured = result["structuredContent"]
+    assert orjson.loads(result["content"][0]["text"]) == structured
+    assert structured["counts"] == {"anchored": 2, "drifted": 0, "orphaned": 0}
+    assert sorted(t["line_start"] for t in structured["changed"]) == [2, 6]
+
+
+def test_a_reconcile_is_written_as_json_as_orjson_writes_its_dict(threads):
+    from limpet.server.operations import Encoded, invoke
+
+    _shift_down(threads)
+    svc = Service(threads)
+    _, encoded = invoke(svc, "comment_reconcile", {}, encoded=True)
+    assert type(encoded) is Encoded and len(encoded.payload()["changed"]) == 2
+    assert encoded.json == orjson.dumps(encoded.payload())
+    _shift_down(threads)
+    _, plain = invoke(svc, "comment_reconcile", {})  # every other door: the dict
+    assert type(plain) is dict and len(plain["changed"]) == 2
+
+
+def test_structured_content_never_built_is_built_if_the_writer_falls_back():
+    payload = {"counts": {"anchored": 1}, "changed": [{"id": "c_1"}], "problems": {}}
+    serialized = _Serialized()
+    serialized.text, serialized.build = orjson.dumps(payload).decode(), lambda: payload
+    result = {"content": [{"type": "text", "text": serialized.text}], "structuredContent": serialized,
+              "_meta": {"big": 1 << 70}}  # orjson cannot write it: the SDK's way, which walks the dict
+    fast = _OrjsonResponse.model_construct(jsonrpc="2.0", id=7, result=result)
+    assert orjson.loads(fast.model_dump_json(by_alias=True, exclude_unset=True))["result"]["structuredContent"] == payload
