@@ -7,9 +7,12 @@ the rows it gained hold the body's own tokens (names and literals, most of them)
 received the body. A function that lost the call and gained less than half of those words only
 dropped it (a test that no longer calls it). Two functions that lost a call of that name and
 gained half its words or more (of it, or of a namesake: a name says no more): no one place
-(orphaned). A body of two words is enough only when the one receiver has the method's very name,
-a delegate that forwarded to it (`DefaultTasksRepository.clearCompletedTasks` called
-`tasksLocalDataSource.clearCompletedTasks()` and now holds its `tasksDao.deleteCompletedTasks()`).
+(orphaned). Words count by their length: a long name tells more than `class` or `java`, which
+a namesake's call (`obtainViewModel(AddEditTaskViewModel::class.java)` where the body read
+`obtainViewModel(TasksViewModel::class.java)`) shares without taking the body. A body of two
+words is enough only when the one receiver has the method's very name, a delegate that forwarded
+to it (`DefaultTasksRepository.clearCompletedTasks` called `tasksLocalDataSource.
+clearCompletedTasks()` and now holds its `tasksDao.deleteCompletedTasks()`).
 """
 
 from __future__ import annotations
@@ -41,6 +44,11 @@ def _words(text: str) -> Counter:
     return Counter(w for w in _WORD.findall(text) if w not in _QUIET)
 
 
+def _weight(words: Counter) -> int:
+    """Words counted by their length: a long name (`TasksViewModel`) tells more than `class`."""
+    return sum(len(w) * n for w, n in words.items())
+
+
 def inlined_call_step(anchor: Anchor, view: FileView | None, index: WorkspaceIndex | None) -> Hit | None:
     if index is None or anchor.position != "symbol" or not anchor.symbol or not anchor.symbol_name:
         return None
@@ -62,10 +70,11 @@ def inlined_call_step(anchor: Anchor, view: FileView | None, index: WorkspaceInd
         if any(holds_word(row, name) for row in (was - now)):  # it lost a call of the method
             found.append((path, here, sv, _words("\n".join((now - was).elements()))))
     found = innermost(found)
-    took = [f for f in found if sum((body & f[3]).values()) >= TOOK_SHARE * size]
+    weight = _weight(body)
+    took = [f for f in found if _weight(body & f[3]) >= TOOK_SHARE * weight]
     if len(took) != 1:
         return None  # (no caller took it, or several did: no one place)
     path, here, sv, gained = took[0]
-    if sum((body & gained).values()) < BODY_SHARE * size or size < BODY_MIN_WORDS and sv.name != name:
+    if _weight(body & gained) < BODY_SHARE * weight or size < BODY_MIN_WORDS and sv.name != name:
         return None
     return Hit(path, here, sv.first, sv.last, "moved" if path != anchor.file else "renamed", 0.5)

@@ -144,3 +144,34 @@ def test_a_two_word_body_follows_only_into_a_delegate_of_its_very_name():
     rel = _delegating("deleteAllTasks", "tasksDao.deleteTasks()")
     assert (rel.anchor.file, rel.anchor.line_start, rel.anchor.line_end) == ("Tasks.kt", 4, 6)
     assert _delegating("resetEverything", "tasksDao.deleteTasks()").health == "orphaned"
+
+
+ACTIVITY = b'''package todo
+
+class TasksActivity : AppCompatActivity() {
+    fun obtainViewModel(): TasksViewModel = obtainViewModel(TasksViewModel::class.java)
+}
+'''
+
+
+def _fragment(name: str, row: str) -> bytes:
+    return (f"package todo\n\nclass {name}Fragment : Fragment() {{\n    override fun onCreateView() {{\n"
+            f"        inflate()\n        viewModel = {row}\n    }}\n}}\n").encode()
+
+
+def test_a_wrapper_inlined_into_its_caller_follows_though_namesakes_calls_went_elsewhere_alike():
+    """architecture-samples 570c0b59: each activity's `obtainViewModel()` wrapper inlined into its
+    fragment; the other fragments gained `obtainViewModel(AddEditTaskViewModel::class.java)`, the
+    same short words (`class`, `java`) but not the long one that tells (`TasksViewModel`)."""
+    before = {"TasksActivity.kt": ACTIVITY,
+              "TasksFragment.kt": _fragment("Tasks", "(activity as TasksActivity).obtainViewModel()"),
+              "AddEditFragment.kt": _fragment("AddEdit", "(activity as AddEditActivity).obtainViewModel()")}
+    after = {"TasksActivity.kt": ACTIVITY.replace(ACTIVITY.split(b"\n")[3] + b"\n", b""),
+             "TasksFragment.kt": _fragment("Tasks", "obtainViewModel(TasksViewModel::class.java)"),
+             "AddEditFragment.kt": _fragment("AddEdit", "obtainViewModel(AddEditTaskViewModel::class.java)")}
+    index = WorkspaceIndex()
+    index.update({p: content_hash(b) for p, b in before.items()}, before.get)
+    anchor = create_anchor("TasksActivity.kt", ACTIVITY, 4, 4)
+    index.update({p: content_hash(b) for p, b in after.items()}, after.get)
+    rel = reanchor(anchor, after["TasksActivity.kt"], index)
+    assert (rel.anchor.file, rel.anchor.line_start, rel.anchor.line_end) == ("TasksFragment.kt", 4, 7)
