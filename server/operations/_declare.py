@@ -25,7 +25,7 @@ import msgspec
 from limpet.model import InvalidArgument
 from limpet.server.core import invalid_argument_from_decoding
 
-__all__ = ["Args", "Check", "Out", "Schema", "dump", "field_rules", "invalid", "validate"]
+__all__ = ["Args", "Check", "Out", "Schema", "dump", "field_rules", "invalid", "struct_fields", "validate"]
 
 
 class Args(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
@@ -80,14 +80,21 @@ def _annotations(tp: Any) -> list[Any]:
 
 
 @functools.cache
+def struct_fields(cls: type[msgspec.Struct]) -> tuple[msgspec.structs.FieldInfo, ...]:
+    """A struct's fields, their types with every Annotated kept: read once per struct (its
+    annotations are text until evaluated, and evaluating them is most of what making the
+    tools' schemas costs at start)."""
+    return msgspec.structs.fields(cls)
+
+
+@functools.cache
 def field_rules(cls: type[msgspec.Struct]) -> dict[str, _Rules]:
     """Each field's Check functions and Schema override."""
-    hints = typing.get_type_hints(cls, include_extras=True)
     rules: dict[str, _Rules] = {}
-    for f in msgspec.structs.fields(cls):
+    for f in struct_fields(cls):
         checks: list[Callable[[Any], Any]] = []
         schema = None
-        for tp in _annotations(hints[f.name]):
+        for tp in _annotations(f.type):
             for extra in getattr(tp, "__metadata__", ()):
                 if isinstance(extra, Check):
                     checks.append(extra.fn)

@@ -20,7 +20,7 @@ import orjson
 from limpet.model import InvalidArgument, LimpetError
 from limpet.server.core import Service
 from limpet.server.operations._declare import Args, Out, validate
-from limpet.server.operations._schema import input_schema, output_schema
+from limpet.server.operations._schema import declare, input_schema, output_schema
 
 __all__ = ["FAMILIES", "GROUPS", "LEAN", "Operation", "REGISTRY", "SELECTIONS", "invoke", "operation", "operations_for",
            "selected_names", "validate_args"]
@@ -159,6 +159,7 @@ def operation(
     def register(fn: Callable[[Service, Any], Any]) -> Callable[[Service, Any], Any]:
         name = fn.__name__
         doc = " ".join((fn.__doc__ or "").split())
+        declare(args, result)
         REGISTRY[name] = Operation(
             name=name,
             group=group,

@@ -8,38 +8,78 @@ applied, no empty `required`, $defs inlined and `X | None` as `type: [X, "null"]
 
 from __future__ import annotations
 
+import functools
 import types
 import typing
+from collections.abc import Iterable
 from typing import Any
 
 import msgspec
 
-from limpet.server.operations._declare import field_rules
+from limpet.server.operations._declare import field_rules, struct_fields
 
-__all__ = ["input_schema", "output_schema"]
+__all__ = ["declare", "input_schema", "output_schema"]
+
+# `limpet serve` publishes every tool's schemas before it can answer its first tools/list, so
+# making them is cold-start time, and most of it is evaluating the structs' annotations: the
+# structs the registry declares are made together, in one msgspec pass (each struct read once,
+# not once for every tool whose schema holds it), and each published schema is kept.
+_DECLARED: list[type[msgspec.Struct]] = []
+_MADE: dict[type[msgspec.Struct], dict[str, Any]] = {}  # struct -> msgspec's schema, properties spelled
 
 
+def declare(*classes: type[msgspec.Struct] | None) -> None:
+    """Structs whose schemas will be asked for (an operation's arguments and result): the
+    first one asked for makes them all."""
+    _DECLARED.extend(cls for cls in classes if cls is not None)
+
+
+@functools.cache
 def input_schema(cls: type[msgspec.Struct]) -> dict[str, Any]:
-    """An argument struct's schema, cleaned for clients (see _clean_schema)."""
-    return _clean_schema(_struct_schema(cls))
+    """An argument struct's schema, cleaned for clients (see _clean_schema). The same dict
+    for every caller: read it, never change it."""
+    return _typed_enums(_clean_schema(_struct_schema(cls)), _enums(cls))
 
 
+@functools.cache
 def output_schema(cls: type[msgspec.Struct]) -> dict[str, Any]:
-    """A result struct's schema, cleaned, admitting the {"error": {...}} of a failed call."""
-    return _with_error_branch(_clean_schema(_struct_schema(cls)))
+    """A result struct's schema, cleaned, admitting the {"error": {...}} of a failed call.
+    The same dict for every caller: read it, never change it."""
+    return _with_error_branch(_typed_enums(_clean_schema(_struct_schema(cls)), _enums(cls)))
 
 
 def _struct_schema(cls: type[msgspec.Struct]) -> dict[str, Any]:
-    schema = msgspec.json.schema(cls)
-    defs = schema.get("$defs", {})
+    if cls not in _MADE:
+        _make([cls, *(c for c in _DECLARED if c not in _MADE)])
+    return _MADE[cls]
+
+
+def _make(classes: Iterable[type[msgspec.Struct]]) -> None:
+    roots = list(dict.fromkeys(classes))
     structs: set[type] = set()
+    for root in roots:
+        _reachable(root, structs, {})
+    # Two structs of one name would be named apart by msgspec: then each root is made alone,
+    # as msgspec.json.schema(root) makes it.
+    alone = len({s.__name__ for s in structs}) < len(structs)
+    for batch in ([root] for root in roots) if alone else [roots]:
+        outs, defs = msgspec.json.schema_components(batch)
+        reached: set[type] = set()
+        for root in batch:
+            _reachable(root, reached, {})
+        for struct in reached:
+            own = defs.get(struct.__name__)
+            if own is not None:
+                _spell_properties(struct, own)
+        for root, out in zip(batch, outs, strict=True):
+            _MADE[root] = {**out, "$defs": defs} if defs else out
+
+
+def _enums(cls: type[msgspec.Struct]) -> dict[tuple[Any, ...], list[Any]]:
+    """The Literal choices `cls` may hold, in their declared order, by their sorted values."""
     enums: dict[tuple[Any, ...], list[Any]] = {}
-    _reachable(cls, structs, enums)
-    for struct in structs:
-        own = defs.get(struct.__name__)
-        if own is not None:
-            _spell_properties(struct, own)
-    return _typed_enums(schema, enums)
+    _reachable(cls, set(), enums)
+    return enums
 
 
 def _reachable(tp: Any, structs: set[type], enums: dict[tuple[Any, ...], list[Any]]) -> None:
@@ -48,8 +88,8 @@ def _reachable(tp: Any, structs: set[type], enums: dict[tuple[Any, ...], list[An
     if isinstance(tp, type) and issubclass(tp, msgspec.Struct):
         if tp not in structs:
             structs.add(tp)
-            for hint in typing.get_type_hints(tp).values():
-                _reachable(hint, structs, enums)
+            for f in struct_fields(tp):
+                _reachable(f.type, structs, enums)
     elif typing.get_origin(tp) is typing.Literal:
         values = list(typing.get_args(tp))
         enums[tuple(sorted(values, key=repr))] = values
@@ -60,7 +100,7 @@ def _reachable(tp: Any, structs: set[type], enums: dict[tuple[Any, ...], list[An
 
 def _spell_properties(cls: type[msgspec.Struct], schema: dict[str, Any]) -> None:
     rules = field_rules(cls)
-    made = {f.name for f in msgspec.structs.fields(cls) if f.default_factory is not msgspec.NODEFAULT}
+    made = {f.name for f in struct_fields(cls) if f.default_factory is not msgspec.NODEFAULT}
     for name, prop in schema.get("properties", {}).items():
         if name in made:  # a default made per call is no value a client could read
             prop.pop("default", None)
