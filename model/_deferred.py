@@ -17,6 +17,10 @@ itself: `from package import _arrow` would find the function in the package and 
 A name is looked up in its module once; the package keeps it. Registries whose entries
 declare themselves when their module is imported (the operations, the CLI's commands) list
 their names the same way and ask `module(name)` for the one they run.
+
+A module that cannot be imported when its turn comes (a dependency missing or broken in this
+installation) is an InternalError naming it, as every other failure is a typed error: the
+doors report it with its code, the command line exits with its message, not a traceback.
 """
 
 from __future__ import annotations
@@ -24,6 +28,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from types import ModuleType
 from typing import Any
+
+from limpet.model._errors import InternalError
 
 __all__ = ["Deferred"]
 
@@ -46,19 +52,28 @@ class Deferred:
 
     def module(self, name: str) -> ModuleType:
         """The module defining `name`, imported (KeyError for a name not listed)."""
-        return self._homes[name]()
+        return self._import(self._homes[name])
 
     def load_all(self) -> None:
         for load in self._loads:
-            load()
+            self._import(load)
 
     def __call__(self, name: str) -> Any:
         load = self._homes.get(name)
         if load is None:
             raise AttributeError(f"module {self._namespace['__name__']!r} has no attribute {name!r}")
-        value = getattr(load(), name)
+        value = getattr(self._import(load), name)
         self._namespace[name] = value  # asked once
         return value
+
+    def _import(self, load: Callable[[], ModuleType]) -> ModuleType:
+        try:
+            return load()
+        except ImportError as exc:
+            module = f"{self._namespace['__name__']}.{load.__name__.removeprefix('_load')}"
+            raise InternalError(f"{module} could not be loaded: {exc}", details={"module": module},
+                                suggestion="limpet's installation lacks a dependency it needs here: "
+                                           "reinstall limpet (pip install limpet).") from exc
 
     def dir(self) -> list[str]:
         return sorted({*self._namespace, *self._homes})

@@ -53,3 +53,20 @@ def test_importing_a_package_loads_none_of_its_deferred_modules_until_a_name_is_
             "limpet.exporters.PARQUET_SCHEMA_ID; print(before, 'limpet.exporters._arrow' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["[]", "True"]
+
+
+def test_a_module_that_cannot_be_loaded_is_a_typed_error_naming_it():
+    """A dependency missing from the installation shows when its module's turn comes: as an
+    error with a code the doors report (and the command line exits with), not a traceback."""
+    from types import ModuleType
+
+    from limpet.model import Deferred, InternalError
+
+    def _load_arrow() -> ModuleType:
+        raise ModuleNotFoundError("No module named 'pyarrow'")
+
+    deferred = Deferred({"__name__": "limpet.example"}, {_load_arrow: ("PARQUET_SCHEMA",)})
+    for ask in (lambda: deferred("PARQUET_SCHEMA"), lambda: deferred.module("PARQUET_SCHEMA"), deferred.load_all):
+        with pytest.raises(InternalError, match=r"limpet\.example\._arrow could not be loaded: .*pyarrow") as caught:
+            ask()
+        assert caught.value.to_dict()["details"]["module"] == "limpet.example._arrow"

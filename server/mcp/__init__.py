@@ -13,18 +13,24 @@ from types import ModuleType
 from typing import TYPE_CHECKING
 
 from limpet.model import Deferred
-from limpet.server.mcp._hosts import HOSTS, TOKEN_ENV, HostConfig, host_config
 
 if TYPE_CHECKING:
     from limpet.server.mcp._app import McpApp, error_result
     from limpet.server.mcp._build import build_mcp
+    from limpet.server.mcp._hosts import HOSTS, TOKEN_ENV, HostConfig, host_config
     from limpet.server.mcp._stdio import serve_stdio
 
 __all__ = ["HOSTS", "TOKEN_ENV", "HostConfig", "McpApp", "build_mcp", "error_result", "host_config", "serve_stdio"]
 
 
 # The MCP SDK takes ~0.4 s to import; `limpet mcp-config` and the other one-shot commands
-# need only the host table, so the SDK-backed names load on first use.
+# need only the host table, so the SDK-backed names load on first use; `limpet serve` needs
+# no host table (nor its TOML writer).
+def _load_hosts() -> ModuleType:
+    from limpet.server.mcp import _hosts
+    return _hosts
+
+
 def _load_app() -> ModuleType:
     from limpet.server.mcp import _app
     return _app
@@ -41,6 +47,7 @@ def _load_stdio() -> ModuleType:
 
 
 __getattr__ = _DEFERRED = Deferred(globals(), {
+    _load_hosts: ("HOSTS", "TOKEN_ENV", "HostConfig", "host_config"),
     _load_app: ("McpApp", "error_result"),
     _load_build: ("build_mcp",),
     _load_stdio: ("serve_stdio",),
