@@ -5,7 +5,8 @@ They keep the shapes their clients document (a bare array of feedback, `{"resolv
 resolve_feedback resolves (it never deletes: exports still need the history).
 """
 
-from __future__ import annotations
+# No `from __future__ import annotations`: the structs' annotations are evaluated once, as
+# they are defined, not parsed from text by every schema made at start (operations/_schema.py).
 
 from collections import Counter
 from collections.abc import Callable

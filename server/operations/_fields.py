@@ -4,7 +4,8 @@ Each rule is written once here (thread id format, body length, tags, ...) and re
 operation's argument model, so MCP schemas, HTTP validation and the CLI agree.
 """
 
-from __future__ import annotations
+# No `from __future__ import annotations`: the structs' annotations are evaluated once, as
+# they are defined, not parsed from text by every schema made at start (operations/_schema.py).
 
 import types
 import typing

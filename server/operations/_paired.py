@@ -6,7 +6,8 @@ results carry the contract's thread JSON plus the ids, anchored symbol and count
 clients read. Business rules live in the service.
 """
 
-from __future__ import annotations
+# No `from __future__ import annotations`: the structs' annotations are evaluated once, as
+# they are defined, not parsed from text by every schema made at start (operations/_schema.py).
 
 from collections import Counter
 from typing import Annotated, Any, Literal

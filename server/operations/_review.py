@@ -1,7 +1,8 @@
 """Review tools: present_review (the current review, with anchored `file:line` references) and
 get_selection (what is selected in the web page)."""
 
-from __future__ import annotations
+# No `from __future__ import annotations`: the structs' annotations are evaluated once, as
+# they are defined, not parsed from text by every schema made at start (operations/_schema.py).
 
 from typing import Annotated, Any
 

@@ -1,7 +1,8 @@
 """Thread tools: comment_add, comment_list, comment_show, comment_reply,
 comment_resolve, comment_reopen, comment_reconcile."""
 
-from __future__ import annotations
+# No `from __future__ import annotations`: the structs' annotations are evaluated once, as
+# they are defined, not parsed from text by every schema made at start (operations/_schema.py).
 
 from typing import Annotated
 
