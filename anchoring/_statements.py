@@ -28,6 +28,7 @@ from limpet.anchoring._signature import signature
 from limpet.anchoring._steps_local import Hit, parent_of, was_sibling
 from limpet.anchoring._steps_moved import needles
 from limpet.anchoring._symbols import FUNCTION_KINDS
+from limpet.anchoring._text import holds_word
 from limpet.model import Anchor
 
 __all__ = ["body_statements", "extracted_step", "inlined_step", "mapped_shares", "named_move_step",
@@ -142,11 +143,24 @@ def named_move_step(anchor: Anchor, index: WorkspaceIndex | None) -> Hit | None:
     old_share, new_share = mapped_shares(anchor.selected_text, sv.text)
     if old_share < NAMED_MOVE_OLD or new_share < NAMED_MOVE_NEW or claimed_by_its_file(anchor, path, sv, index):
         return None
+    if _forwards_to_a_new_body(anchor, path, sv, old_share, index):
+        return None
     view = index.view(path)
     rows = map_into_symbol(anchor, view, sv)
     if rows is None:
         return None
     return Hit(path, view, rows[0], rows[1], "moved", round(0.4 + 0.5 * old_share, 4))
+
+
+def _forwards_to_a_new_body(anchor: Anchor, path: str, sv, old_share: float, index: WorkspaceIndex) -> bool:
+    """Does the namesake call a symbol new beside it (its scope, its file) that holds the old
+    statements as well as it does? The name was kept on a forwarder and the body went on under
+    another name (anyio 3.0: the abstract TaskGroup.spawn moved to _tasks.py as a deprecated
+    spawn calling the new start_soon, which holds its docstring): the name is no one place."""
+    own = (anchor.file, anchor.symbol)
+    return any(other is not sv and other.parent_name == sv.parent_name and kinds_compatible(anchor.symbol_kind, other.kind)
+               and holds_word(sv.text, other.name) and not index.existed_before(path, other.qualified_name, own)
+               and mapped_shares(anchor.selected_text, other.text)[0] >= old_share for other in index.view(path).symbols)
 
 
 def extracted_step(anchor: Anchor, view: FileView, index: WorkspaceIndex | None) -> Hit | None:
