@@ -58,7 +58,7 @@ def group_move_step(anchor: Anchor, index: WorkspaceIndex | None) -> Hit | None:
             if index.existed_before(path, sv.qualified_name, own):
                 continue
             arrived = _arrived(index, path, view, sv.parent_name, own)
-            together = left & arrived
+            together = (left & arrived) - _names_elsewhere_before(index, path, sv.parent_name)
             if len(together) >= GROUP_MIN and len(together) >= GROUP_SHARE * min(len(left), len(arrived)):
                 found.append((path, view, sv))
     if len(found) != 1:
@@ -89,6 +89,14 @@ def _arrived(index: WorkspaceIndex, path: str, view: FileView, parent: str, own:
     """Names of the functions of scope `parent` in `path` that the change brought in."""
     return {sv.name for sv in _functions(view.symbols, parent)
             if not index.existed_before(path, sv.qualified_name, own)}
+
+
+def _names_elsewhere_before(index: WorkspaceIndex, path: str, parent: str) -> set[str]:
+    """Names of functions other scopes of `path` held before the change: names every class of a
+    protocol holds (`__init__`, `__enter__`, `__exit__`) say nothing of where a group went (anyio
+    4.0: a deleted context manager's three methods are no company of a new Runner's)."""
+    before = index.previous_view(path)
+    return {sv.name for sv in before.symbols if sv.kind in FUNCTION_KINDS and sv.parent_name != parent} if before else set()
 
 
 def _functions(symbols: Iterable[SymbolView], parent: str) -> Iterable[SymbolView]:

@@ -78,3 +78,61 @@ def test_a_method_of_the_group_whose_body_was_rewritten_is_orphaned():
 def test_a_name_the_receiving_file_already_held_elsewhere_does_not_confuse_the_group():
     rel = _run(NAMES, already=("set_color",))  # Other.set_color was there: StyleBuilder's is new
     assert _at(rel, "set_color") and rel.health == "drifted"
+
+
+CONTEXT_BEFORE = b'''class Deadline:
+    def __init__(self, scope):
+        self._scope = scope
+
+    def __enter__(self):
+        return self._scope.__enter__()
+
+    def __exit__(self, *exc):
+        return self._scope.__exit__(*exc)
+
+
+def deadline(scope):
+    return Deadline(scope)
+'''
+CONTEXT_AFTER = b'''def deadline(scope):
+    return scope
+'''
+LOOP_BEFORE = b'''class Scope:
+    def __init__(self):
+        self.cancelled = False
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return None
+'''
+LOOP_AFTER = LOOP_BEFORE + b'''
+
+class Runner:
+    def __init__(self, debug=None):
+        self._debug = debug
+        self._loop = None
+
+    def __enter__(self):
+        self._lazy_init()
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def run(self, coro):
+        return self._loop.run_until_complete(coro)
+'''
+
+
+def test_names_every_class_of_a_protocol_holds_are_no_company():
+    """anyio 4.0: a deleted context manager's __init__, __enter__ and __exit__ are not a group
+    that went into a new Runner of another file: its classes held those names already."""
+    before = {"ctx.py": CONTEXT_BEFORE, "loop.py": LOOP_BEFORE}
+    after = {"ctx.py": CONTEXT_AFTER, "loop.py": LOOP_AFTER}
+    index = WorkspaceIndex()
+    index.update({p: content_hash(b) for p, b in before.items()}, before.get)
+    anchor = create_anchor("ctx.py", CONTEXT_BEFORE, 5, 6)
+    index.update({p: content_hash(b) for p, b in after.items()}, after.get)
+    assert reanchor(anchor, CONTEXT_AFTER, index).health == "orphaned"
