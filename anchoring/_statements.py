@@ -76,6 +76,14 @@ def body_statements(text: str) -> list[str]:
     return [r for r in rows if r and not _PUNCTUATION.match(r)]
 
 
+def _keeps_a_value(a: list[str], b: list[str]) -> bool:
+    """Does a row of the same shape keep one of the names or literals? Among the many rows a
+    long function gained, one with every value replaced is any row of its shape: `warn(`, `"a
+    message",` and `Deprecated,` mapped onto rows main() gained, black 24.2's deleted
+    Mode.__post_init__ taken for inlined into it."""
+    return any(x == y and x not in _KEYWORDS and (x[0].isalnum() or x[0] in "_$\"'") for x, y in zip(a, b, strict=True))
+
+
 def _shape(tokens: list[str]) -> tuple[str, ...]:
     """The statement with every name and literal read as one value token `V`."""
     return tuple(t if t in _KEYWORDS or not (t[0].isalnum() or t[0] in "_$\"'") else "V" for t in tokens)
@@ -95,8 +103,9 @@ def _rows(text: str) -> list[str]:
     return [r for r in rows if r and not _PUNCTUATION.match(r)]
 
 
-def _mapped(a: list[str], b: list[str]) -> int:
-    """How many of statements `a` map onto distinct statements of `b`."""
+def _mapped(a: list[str], b: list[str], keep_value: bool = False) -> int:
+    """How many of statements `a` map onto distinct statements of `b` (`keep_value`: a row mapped
+    by its shape keeps one of its names or literals)."""
     free = Counter(b)
     mapped, rest = 0, []
     for row in a:
@@ -118,7 +127,8 @@ def _mapped(a: list[str], b: list[str]) -> int:
         if not pool:
             continue
         for i, other in enumerate(pool):
-            if sum(x != y for x, y in zip(toks, other, strict=True)) <= max(1, len(toks) // 2):
+            if sum(x != y for x, y in zip(toks, other, strict=True)) <= max(1, len(toks) // 2) \
+                    and (not keep_value or _keeps_a_value(toks, other)):
                 del pool[i]
                 mapped += 1
                 break
@@ -218,7 +228,7 @@ def inlined_step(anchor: Anchor, view: FileView | None, index: WorkspaceIndex | 
         added = Counter(statements(sv.text)) - Counter(statements(old.text))
         if sum(added.values()) < INLINE_SHARE * len(body):
             continue
-        if _mapped(body, list(added.elements())) >= INLINE_SHARE * len(body) \
+        if _mapped(body, list(added.elements()), keep_value=True) >= INLINE_SHARE * len(body) \
                 and not _holds_new_copy(here, before, sv, body):
             found.append((path, here, sv))
     found = innermost(found)

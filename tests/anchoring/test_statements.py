@@ -381,3 +381,47 @@ def test_a_name_kept_on_a_forwarder_in_another_file_is_no_one_place():
     deprecated forwarder to a new start_soon holding its body; the name alone is not the code."""
     got = _run({"tasks.py": GROUP_BEFORE}, {"_tasks.py": GROUP_AFTER}, "tasks.py", 4, 12)
     assert got.health == "orphaned"
+
+
+MODE_BEFORE = b'''class Mode:
+    def __post_init__(self):
+        if self.experimental_string_processing:
+            warn(
+                "`experimental string processing` has been included in `preview`"
+                " and deprecated. Use `preview` instead.",
+                Deprecated,
+            )
+
+    def key(self):
+        return str(self.target)
+'''
+MODE_AFTER = b'''class Mode:
+    def key(self):
+        return str(self.target)
+'''
+CLI_BEFORE = b'''def main(sources, check, quiet):
+    report = Report(check=check, quiet=quiet, experimental_string_processing=False)
+    for source in sources:
+        reformat(source, report)
+    return report.return_code
+'''
+CLI_AFTER = b'''def main(sources, check, quiet, unstable):
+    report = Report(check=check, quiet=quiet, experimental_string_processing=False)
+    if unstable and not check:
+        out(
+            "Unstable features change from one release to the next"
+            " and are not covered by the stability policy.",
+            Warning,
+        )
+    for source in sources:
+        reformat(source, report)
+    return report.return_code
+'''
+
+
+def test_rows_with_every_name_and_literal_replaced_are_no_inlined_body():
+    """black 24.2: Mode.__post_init__'s deprecation warning was deleted while main() gained a
+    warning of its own; `warn(`, a message and a category read as any call, message and name."""
+    got = _run({"mode.py": MODE_BEFORE, "cli.py": CLI_BEFORE}, {"mode.py": MODE_AFTER, "cli.py": CLI_AFTER},
+               "mode.py", 2, 8)
+    assert got.health == "orphaned"
