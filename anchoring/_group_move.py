@@ -6,8 +6,10 @@ One small method's body says little: a two-line setter that delegated to a field
 dragMoveFlags`) is alike, name-blind, to half the setters anywhere. What singles out its place is
 its company: the methods gone from its class (its scope in the file's previous version; a
 module's top-level functions alike) that reappear under their very names as methods new in one
-other class. When at least GROUP_MIN of them did, and they are most of what left or most of what
-arrived, each is taken to have gone there, provided its own body still reads alike (name-blind
+other class. When at least GROUP_MIN of them did, and they are most of what arrived (a new class
+of eight that merely shares `__init__`, `__enter__` and `__exit__` with a class deleted is its
+own: anyio 4.0.0's `Runner`; names another class of that file held before, but the class a
+nested builder builds, are no company either), each is taken to have gone there, provided its own body still reads alike (name-blind
 likeness, or its statements mapped with names and literals replaced: _statements) - a method
 gone whose body was rewritten past that is orphaned as any other.
 
@@ -32,7 +34,7 @@ from limpet.model import Anchor
 __all__ = ["group_move_step"]
 
 GROUP_MIN = 3  # methods (the anchor's among them) that left one scope and arrived in another
-GROUP_SHARE = 0.5  # ... that are this share of what left, or of what arrived
+GROUP_SHARE = 0.5  # ... that are this share of what arrived there
 GROUP_BODY_MIN = 0.5  # the anchor's own body still this alike (name-blind) ...
 GROUP_MAPPED_MIN = 0.5  # ... or this share of its statements mapped both ways
 
@@ -59,7 +61,7 @@ def group_move_step(anchor: Anchor, index: WorkspaceIndex | None) -> Hit | None:
                 continue
             arrived = _arrived(index, path, view, sv.parent_name, own)
             together = (left & arrived) - _names_elsewhere_before(index, path, sv.parent_name)
-            if len(together) >= GROUP_MIN and len(together) >= GROUP_SHARE * min(len(left), len(arrived)):
+            if len(together) >= GROUP_MIN and len(together) >= GROUP_SHARE * len(arrived):
                 found.append((path, view, sv))
     if len(found) != 1:
         return None
@@ -96,7 +98,16 @@ def _names_elsewhere_before(index: WorkspaceIndex, path: str, parent: str) -> se
     protocol holds (`__init__`, `__enter__`, `__exit__`) say nothing of where a group went (anyio
     4.0: a deleted context manager's three methods are no company of a new Runner's)."""
     before = index.previous_view(path)
-    return {sv.name for sv in before.symbols if sv.kind in FUNCTION_KINDS and sv.parent_name != parent} if before else set()
+    if before is None:
+        return set()
+    return {sv.name for sv in before.symbols if sv.kind in FUNCTION_KINDS and sv.parent_name != parent
+            and not _encloses(sv.parent_name, parent)}
+
+
+def _encloses(outer: str, inner: str) -> bool:
+    """Is scope `outer` around scope `inner`? A builder nested in the class it builds mirrors that
+    class's setters (`DefaultDragAndSwipe.Builder.setDragMoveFlags`): the names are its company."""
+    return bool(outer) and inner.startswith(outer + ".")
 
 
 def _functions(symbols: Iterable[SymbolView], parent: str) -> Iterable[SymbolView]:

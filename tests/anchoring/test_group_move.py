@@ -136,3 +136,23 @@ def test_names_every_class_of_a_protocol_holds_are_no_company():
     anchor = create_anchor("ctx.py", CONTEXT_BEFORE, 5, 6)
     index.update({p: content_hash(b) for p, b in after.items()}, after.get)
     assert reanchor(anchor, CONTEXT_AFTER, index).health == "orphaned"
+
+
+def test_protocol_methods_of_a_deleted_class_are_no_group_in_a_bigger_new_class():
+    """anyio 4.0.0: `FailAfterContextManager` (`__init__`, `__enter__`, `__exit__`) deleted while a
+    new `Runner` of eight methods holds those three names: its own, not the old class moved (the
+    ones that arrived together must be most of what arrived)."""
+    old = (b"class FailAfter:\n    def __init__(self, scope):\n        self._scope = scope\n\n"
+           b"    def __enter__(self):\n        return self._scope.__enter__()\n\n"
+           b"    def __exit__(self, *exc):\n        return self._scope.__exit__(*exc)\n")
+    extra = "".join(f"    def step{i}(self):\n        return self._loop.step({i})\n\n" for i in range(5))
+    new = ("class Runner:\n    def __init__(self, scope):\n        self._loop = None\n\n"
+           "    def __enter__(self):\n        self._lazy_init()\n        return self\n\n"
+           f"    def __exit__(self, *exc):\n        return self._loop.close()\n\n{extra}").encode()
+    before = {"tasks.py": old, "backend.py": b"import os\n"}
+    after = {"tasks.py": b"import os\n", "backend.py": b"import os\n\n" + new}
+    index = WorkspaceIndex()
+    index.update({p: content_hash(b) for p, b in before.items()}, before.get)
+    anchor = create_anchor("tasks.py", old, 5, 6)
+    index.update({p: content_hash(b) for p, b in after.items()}, after.get)
+    assert reanchor(anchor, after["tasks.py"], index).health == "orphaned"
