@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from array import array
 from collections import OrderedDict
-from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import compress
 from threading import Lock
+
+import msgspec
 
 from limpet.anchoring import _languages, _symbols
 from limpet.anchoring._fingerprint import blind_hash, norm_hash, sketch, structure_hash, token_count
@@ -27,14 +28,13 @@ VIEW_CACHE_SIZE = 64
 VIEW_CACHE_BYTES = 1_000_000
 
 
-@dataclass(eq=False)
-class SymbolView:
+class SymbolView(msgspec.Struct, eq=False):
     """A symbol plus the evidence the cascade compares (computed on demand)."""
 
     symbol: _symbols.Symbol
-    source: bytes = field(repr=False)  # the file's bytes (text is decoded on first use)
+    source: bytes  # the file's bytes (text is decoded on first use)
     index: int = 0  # position in the file's symbol list
-    _memo: dict = field(default_factory=dict, repr=False)
+    _memo: dict = msgspec.field(default_factory=dict)
 
     @property
     def text(self) -> str:

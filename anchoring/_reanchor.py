@@ -61,7 +61,6 @@ when found but changed, `orphaned` when gone.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import PurePosixPath
 from threading import Lock
 
@@ -148,7 +147,7 @@ def find(anchor: Anchor, source: bytes | None, index: WorkspaceIndex | None) -> 
     if anchor.lost_text:
         hit = exact_step(msgspec.structs.replace(anchor, selected_text=anchor.lost_text), view)
         if hit is not None:
-            return replace(hit, lines_back=True)
+            return msgspec.structs.replace(hit, lines_back=True)
     old = Preexisting(anchor, view, lambda: index.previous_view(anchor.file) if index is not None else None)
     hit = shifted_step(anchor, view) or exact_step(anchor, view, old)
     if hit is not None:

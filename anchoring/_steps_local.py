@@ -6,8 +6,7 @@ the runner-up; closeness to the old position breaks exact ties, never more.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+import msgspec
 from rapidfuzz.distance import Indel
 
 from limpet.anchoring._already import Preexisting
@@ -46,8 +45,7 @@ LINES_GONE_CONFIDENCE = 0.5
 REUSED_MIN, REUSED_LEAD = 0.75, 0.3  # a name kept by the anchor's body, not its own old one
 
 
-@dataclass(frozen=True)
-class Hit:
+class Hit(msgspec.Struct, frozen=True):
     file: str
     view: FileView
     first: int

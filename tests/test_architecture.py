@@ -134,6 +134,13 @@ def test_the_command_line_uses_only_the_library_s_public_methods(module, path, t
 
 
 @pytest.mark.parametrize("module,path,tree", MODULES, ids=[m[0] for m in MODULES])
+def test_records_are_msgspec_structs_never_dataclasses(module, path, tree):
+    # One way of declaring a record (docs/architecture.md): a msgspec struct; an object whose
+    # state changes is a plain class.
+    assert "dataclasses" not in _imported(tree), f"{path} imports dataclasses"
+
+
+@pytest.mark.parametrize("module,path,tree", MODULES, ids=[m[0] for m in MODULES])
 def test_private_modules_are_imported_only_from_their_own_package(module, path, tree):
     own = _package_of(module, path)
     for name in _imported(tree):

@@ -14,7 +14,6 @@ import os
 import re
 import stat
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Protocol
 
@@ -55,11 +54,10 @@ class ItemSource(Protocol):
                      with_source: bool = True) -> Iterator[ExportItem]: ...
 
 
-@dataclass
-class ImportReport:
-    imported: list[str] = field(default_factory=list)
-    unchanged: list[str] = field(default_factory=list)
-    conflicts: list[str] = field(default_factory=list)
+class ImportReport(msgspec.Struct):
+    imported: list[str] = msgspec.field(default_factory=list)
+    unchanged: list[str] = msgspec.field(default_factory=list)
+    conflicts: list[str] = msgspec.field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return {"imported": len(self.imported), "unchanged": len(self.unchanged), "conflicts": self.conflicts,

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import fnmatch
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, replace
+
+import msgspec
 
 from limpet.model import Thread
 
@@ -24,8 +25,7 @@ def _glob_match(path: str, pattern: str) -> bool:
     return "**/" in pattern and fnmatch.fnmatchcase(path, pattern.replace("**/", ""))
 
 
-@dataclass(frozen=True, slots=True)
-class ThreadFilter:
+class ThreadFilter(msgspec.Struct, frozen=True):
     file: str | None = None  # exact normalized path, or a glob when it has * ? [
     status: str | None = None
     statuses: tuple[str, ...] | None = None
@@ -78,7 +78,7 @@ class ThreadFilter:
         """The threads that match. `file_chosen`: they are already those of this filter's exact
         file, so only the other criteria are checked (none: no thread is looked at, which is
         what keeps a short page of a big file cheap)."""
-        rest = replace(self, file=None) if file_chosen else self
+        rest = msgspec.structs.replace(self, file=None) if file_chosen else self
         if rest == _NO_FILTER:
             return iter(threads)
         return (t for t in threads if rest.matches(t))

@@ -36,9 +36,10 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from datetime import datetime
 from typing import IO, TYPE_CHECKING, Any
+
+import msgspec
 
 from limpet.model import (
     Comment,
@@ -68,20 +69,18 @@ _HUNK = re.compile(r"^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@")
 _MARKER = re.compile(r"<!-- limpet:(c_\d{1,40}) -->")  # what a github-review export leaves in a comment
 
 
-@dataclass
-class GithubImportReport:
-    imported: list[dict[str, Any]] = field(default_factory=list)  # one per new thread: where it landed
-    updated: list[str] = field(default_factory=list)  # known threads that gained replies or a resolution
-    unchanged: list[str] = field(default_factory=list)
-    left_out: list[dict[str, Any]] = field(default_factory=list)  # {comment_id, path, reason}
+class GithubImportReport(msgspec.Struct):
+    imported: list[dict[str, Any]] = msgspec.field(default_factory=list)  # one per new thread: where it landed
+    updated: list[str] = msgspec.field(default_factory=list)  # known threads that gained replies or a resolution
+    unchanged: list[str] = msgspec.field(default_factory=list)
+    left_out: list[dict[str, Any]] = msgspec.field(default_factory=list)  # {comment_id, path, reason}
 
     def to_dict(self) -> dict[str, Any]:
         return {"imported": len(self.imported), "updated": len(self.updated), "unchanged": len(self.unchanged),
                 "left_out": self.left_out, "threads": self.imported, "updated_ids": self.updated}
 
 
-@dataclass
-class _Placement:
+class _Placement(msgspec.Struct, frozen=True):
     anchor: Anchor
     placed_on: str  # commit, working_tree, diff_hunk, none
     commit: str | None

@@ -23,10 +23,11 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from functools import partial
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
+
+import msgspec
 
 from limpet.model import Anchor, HistoryEvent, Thread, blake2b, content_hash, encode_json
 from limpet.server.core._ids import utc_now
@@ -110,12 +111,11 @@ class HashCache:
         return out
 
 
-@dataclass
-class ReconcileReport:
-    counts: dict[str, int] = field(default_factory=lambda: {"anchored": 0, "drifted": 0, "orphaned": 0})
-    changed: list[Thread] = field(default_factory=list)
+class ReconcileReport(msgspec.Struct):
+    counts: dict[str, int] = msgspec.field(default_factory=lambda: {"anchored": 0, "drifted": 0, "orphaned": 0})
+    changed: list[Thread] = msgspec.field(default_factory=list)
     checked: int = 0
-    problems: dict[str, list[str]] = field(default_factory=dict)  # store files skipped, and why
+    problems: dict[str, list[str]] = msgspec.field(default_factory=dict)  # store files skipped, and why
 
     def to_wire(self) -> dict[str, Any]:
         """comment_reconcile's result (the CLI's --json prints it too)."""

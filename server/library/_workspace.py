@@ -12,12 +12,13 @@ message and the argument at fault, named by this API's parameter names.
 from __future__ import annotations
 
 import atexit
-import dataclasses
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import IO, TYPE_CHECKING, Any
+
+import msgspec
 
 from limpet._pages import Threads
 from limpet.model import AUTHOR_TYPES, InvalidArgument, LimpetError, Thread
@@ -251,7 +252,7 @@ class Workspace:
             raise InvalidArgument(f"since {since!r} {exc}", field="since") from None
         flt = self._filter(arguments("comment_list", {"file": file, "status": status, "health": health, "tag": tag,
                                                       "author": author}))
-        return dataclasses.replace(flt, updated_since=updated_since)
+        return msgspec.structs.replace(flt, updated_since=updated_since)
 
     # -- imports ------------------------------------------------------------------------------
     def import_json(self, export: bytes | str | os.PathLike[str] | IO[bytes], *, overwrite: bool = False,

@@ -18,9 +18,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+import msgspec
 
 from limpet._workspace import Workspace
 from limpet.model import InvalidArgument
@@ -29,8 +30,7 @@ from limpet.server.core import instant
 __all__ = ["threads_dataframe"]
 
 
-@dataclass(frozen=True)
-class _Task:
+class _Task(msgspec.Struct, frozen=True):
     """What each Spark task runs (pickled to the executors): paths in, thread rows out."""
 
     filters: dict[str, Any]

@@ -12,7 +12,8 @@ from __future__ import annotations
 import asyncio
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+
+import msgspec
 
 from limpet.model import Thread
 from limpet.server.lsp._tracking import Edit, Pos, Span, shift_span
@@ -27,8 +28,7 @@ def split_lines(text: str) -> list[str]:
     return _BREAK.split(text)
 
 
-@dataclass(frozen=True, slots=True)
-class Mark:
+class Mark(msgspec.Struct, frozen=True):
     thread: Thread
     span: Span
 
@@ -57,16 +57,19 @@ def marks_for(threads: list[Thread], text: str, units: Callable[[str], int]) -> 
     return [Mark(t, _span_of(t, lines, units)) for t in threads]
 
 
-@dataclass(eq=False)
 class OpenDocument:
-    uri: str
-    rel: str  # workspace-relative path
-    version: int | None
-    marks: list[Mark] = field(default_factory=list)
-    placed_version: int | None = None  # the version the last engine pass placed the marks on
-    timer: asyncio.TimerHandle | None = None
-    running: bool = False  # an engine pass is under way
-    again: bool = False  # threads changed while it ran: run another when it ends
+    """A document the editor has open: its marks as the last engine pass placed them and the
+    edits since moved them, and the state of its next pass (a plain class: all of it changes)."""
+
+    def __init__(self, uri: str, rel: str, version: int | None) -> None:
+        self.uri = uri
+        self.rel = rel  # workspace-relative path
+        self.version = version
+        self.marks: list[Mark] = []
+        self.placed_version: int | None = None  # the version the last engine pass placed the marks on
+        self.timer: asyncio.TimerHandle | None = None
+        self.running = False  # an engine pass is under way
+        self.again = False  # threads changed while it ran: run another when it ends
 
     def shift(self, edit: Edit) -> None:
         self.marks = [Mark(m.thread, shift_span(m.span, edit)) for m in self.marks]

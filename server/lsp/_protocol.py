@@ -11,9 +11,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
+import msgspec
 from lsprotocol import types as lsp
 from pygls.exceptions import JsonRpcException
 from pygls.protocol import LanguageServerProtocol, default_converter
@@ -23,8 +23,7 @@ __all__ = ["THREADS_REQUEST", "Json", "Protocol", "converter"]
 THREADS_REQUEST = "limpet/threads"
 
 
-@dataclass
-class _ThreadsRequest:
+class _ThreadsRequest(msgspec.Struct):
     """limpet/threads as a JSON-RPC request whose params stay a JSON object (pygls turns the
     params of methods it does not know into namedtuples)."""
 
@@ -65,4 +64,5 @@ class Json(dict):
 def converter() -> Any:
     converter = default_converter()
     converter.register_unstructure_hook(Json, lambda value: value)
+    converter.register_structure_hook(_ThreadsRequest, lambda data, _: msgspec.convert(data, _ThreadsRequest))
     return converter

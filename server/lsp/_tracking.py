@@ -15,27 +15,25 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+
+import msgspec
 
 __all__ = ["Edit", "Pos", "Span", "disk_line_of", "edit_of", "shift_span"]
 
 _BREAK = re.compile(r"\r\n|\r|\n")
 
 
-@dataclass(frozen=True, slots=True, order=True)
-class Pos:
+class Pos(msgspec.Struct, frozen=True, order=True):
     line: int
     character: int
 
 
-@dataclass(frozen=True, slots=True)
-class Span:
+class Span(msgspec.Struct, frozen=True):
     start: Pos
     end: Pos
 
 
-@dataclass(frozen=True, slots=True)
-class Edit:
+class Edit(msgspec.Struct, frozen=True):
     """`start`..`end` (old text) replaced by text ending at `new_end` (new text)."""
 
     start: Pos

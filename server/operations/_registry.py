@@ -12,9 +12,9 @@ everywhere.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
+import msgspec
 import orjson
 
 from limpet.model import InvalidArgument, LimpetError
@@ -95,8 +95,7 @@ class Encoded:
         return self._payload
 
 
-@dataclass(frozen=True)
-class Operation:
+class Operation(msgspec.Struct, frozen=True):
     name: str
     group: str
     title: str
@@ -116,7 +115,7 @@ class Operation:
     # The text block of a failed call, for seeds that document their own error text.
     error_text: Callable[[Any], str] | None = None
     # The service's argument names -> this tool's (errors name the field as the caller wrote it).
-    renames: Mapping[str, str] = field(default_factory=dict)
+    renames: Mapping[str, str] = msgspec.field(default_factory=dict)
 
     def input_schema(self) -> dict[str, Any]:
         return input_schema(self.args)

@@ -32,9 +32,10 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+import msgspec
 
 from limpet.model import content_hash, is_thread_id
 from limpet.server.store._confined import TEMP_MARK
@@ -49,8 +50,7 @@ _STORE_DOCS = ("threads/", "reviews/")
 _THREADS = f"{STORE_DIRNAME}/threads/"
 
 
-@dataclass(frozen=True)
-class Changes:
+class Changes(msgspec.Struct, frozen=True):
     sources: frozenset[str]  # workspace files (an editor saved, git checked out, ...)
     thread_ids: frozenset[str]  # threads written or deleted, by this or another process
     documents: frozenset[str]  # other store documents, as workspace paths

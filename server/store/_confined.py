@@ -40,9 +40,10 @@ import shutil
 import sqlite3
 import stat
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
+
+import msgspec
 
 from limpet.model import StoreError
 
@@ -79,8 +80,7 @@ def _plain(name: str) -> str:
     return name
 
 
-@dataclass(frozen=True)
-class Confined:
+class Confined(msgspec.Struct, frozen=True):
     """A folder limpet owns: `anchor` (trusted as it is) and the plain names below it."""
 
     anchor: Path

@@ -28,8 +28,6 @@ new event after everything a file holds.
 
 from __future__ import annotations
 
-import dataclasses
-from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal, Protocol, get_args
 
 import msgspec
@@ -145,9 +143,6 @@ def _plain(value: Any, leave_out: tuple[str, ...] = ()) -> Any:
             if item is not None and name not in leave_out:
                 out[key] = _plain(item)
         return out
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: _plain(item) for f in dataclasses.fields(value)
-                if (item := getattr(value, f.name)) is not None}
     if isinstance(value, dict):
         return {k: _plain(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
@@ -176,15 +171,16 @@ def dump_event(event: Event) -> bytes:
     return line
 
 
-@dataclass
 class ParsedFile:
-    """What a thread file holds: its events (deduplicated), and what was wrong with it."""
+    """What a thread file holds: its events (deduplicated), and what was wrong with it; filled
+    in as the file is read (a plain class: it changes as it is filled)."""
 
-    events: list[Event] = field(default_factory=list)
-    problems: list[str] = field(default_factory=list)  # one line each, for people
-    conflicted: bool = False  # git conflict markers were found (both sides were read)
-    damaged: bool = False  # a line (or a side of a conflict) did not parse
-    too_new: int | None = None  # a schema this limpet does not read
+    def __init__(self) -> None:
+        self.events: list[Event] = []
+        self.problems: list[str] = []  # one line each, for people
+        self.conflicted = False  # git conflict markers were found (both sides were read)
+        self.damaged = False  # a line (or a side of a conflict) did not parse
+        self.too_new: int | None = None  # a schema this limpet does not read
 
     def add(self, event: Event, seen: dict[str, Event]) -> None:
         known = seen.get(event.id)

@@ -58,9 +58,9 @@ import stat
 import threading
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+import msgspec
 import orjson
 
 from limpet.model import LockTimeout, StorageFailed, StoreTooNew, blake2b
@@ -80,8 +80,7 @@ SELF_IGNORING = "# limpet: private to this checkout, never committed\n*\n"
 SELF_IGNORING_NAME = ".gitignore"
 
 
-@dataclass(frozen=True)
-class Places:
+class Places(msgspec.Struct, frozen=True):
     store: Confined  # <workspace>/.limpet
     threads: Confined  # <workspace>/.limpet/threads
     private: Confined  # derived state, backups, the page's selection
@@ -372,8 +371,7 @@ def _convert(threads_dir: SafeDir, migrate: Callable[[str], bytes | None]) -> li
 
 
 # -- which workspace a command run in some folder means --------------------------------------------
-@dataclass(frozen=True)
-class Located:
+class Located(msgspec.Struct, frozen=True):
     root: Path  # the workspace
     prefix: str  # the folder the command runs in, relative to root ("" at the top)
 

@@ -22,7 +22,6 @@ import re
 import stat
 import threading
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import msgspec
@@ -276,8 +275,7 @@ def _read(folder: SafeDir, name: str, parsed: ParsedFile) -> tuple[FileState | N
 
 
 # -- appending one event: what it makes of the file --------------------------------------------
-@dataclass
-class Append:
+class Append(msgspec.Struct, frozen=True):
     states: States  # of the files as read
     event: Event  # stamped after everything the file holds
     base: Thread | None  # the thread before the event (None: gone, or damaged beyond repair)
