@@ -114,9 +114,30 @@ def validate(cls: type[Args], raw: Any) -> Args:
     try:
         value = msgspec.convert(raw, cls, strict=False)
     except msgspec.ValidationError as exc:
-        raise invalid_argument_from_decoding(exc) from None
+        raise _with_choices(invalid_argument_from_decoding(exc), cls) from None
     _check(value, "")
     return value
+
+
+def _with_choices(error: InvalidArgument, cls: type[Args]) -> InvalidArgument:
+    """msgspec says only "Invalid enum value 'bug'": a person calling the library or the
+    command line (who has no schema in front of them) is told the values the field takes."""
+    if not error.message.startswith(f"{error.field}: Invalid enum value") or not error.field:
+        return error
+    field = next((f for f in msgspec.structs.fields(cls) if error.field in (f.name, f.encode_name)), None)
+    choices = _literals(field.type) if field is not None else ()
+    if not choices:
+        return error
+    message = f"{error.message}; expected one of {', '.join(map(str, choices))}"
+    errors = [{**e, "message": message.removeprefix(f"{error.field}: ")} for e in error.details["errors"]]
+    return InvalidArgument(message, field=error.field, details={**error.details, "errors": errors})
+
+
+def _literals(tp: Any) -> tuple[Any, ...]:
+    """The values a field's type allows (Literal[...], possibly optional or an alias)."""
+    if typing.get_origin(tp) is typing.Literal:
+        return typing.get_args(tp)
+    return tuple(v for arg in typing.get_args(tp) for v in _literals(arg))
 
 
 def _check(value: Args, prefix: str) -> None:

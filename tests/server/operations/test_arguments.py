@@ -95,3 +95,16 @@ def test_a_body_is_taken_exactly_when_it_has_something_besides_blanks(body):
         assert _validate("comment_add", raw).body == body
     else:
         assert _refusal("comment_add", raw).field == "body"
+
+
+@given(st.text(min_size=1, max_size=12).filter(lambda s: s not in ("TODO", "FIXME", "NOTE", "STAR", "QUESTION")))
+def test_a_value_outside_a_vocabulary_is_refused_with_the_values_it_takes(tag):
+    error = _refusal("comment_add", {"file": "a.py", "line_start": 1, "line_end": 1, "body": "x", "tag": tag})
+    assert error.field == "tag"
+    assert error.message.endswith("expected one of TODO, FIXME, NOTE, STAR, QUESTION")
+    assert error.details["errors"][0]["message"].endswith("expected one of TODO, FIXME, NOTE, STAR, QUESTION")
+
+
+def test_an_optional_vocabulary_filter_names_its_values_too():
+    error = _refusal("comment_list", {"status": "closed"})
+    assert (error.field, error.message) == ("status", "status: Invalid enum value 'closed'; expected one of open, resolved, wontfix")
