@@ -21,14 +21,14 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator
-from functools import cache
-from hashlib import blake2b
 from itertools import accumulate, islice
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 
 from limpet.exporters import PARQUET_SCHEMA, ExportItem, ExportOptions, get_exporter
+from limpet.exporters._provenance import split_of
+from limpet.exporters._types import DEFAULT_SHARES
 from limpet.model import HEALTHS, STATUSES, TAGS, Anchor, Comment, Decision, Snapshot, Thread
 
 BASE_ID = 1763790000000000
@@ -97,13 +97,6 @@ def _language(path: str) -> str | None:
     return _EXTENSIONS.get(os.path.splitext(path)[1])
 
 
-@cache
-def _split(repository: str) -> str:
-    """The exporter's rule, written out: where a repository's 64-bit BLAKE2b falls among 0.8 / 0.1 / 0.1."""
-    point = int.from_bytes(blake2b(repository.encode(), digest_size=8).digest(), "big") / 2.0**64
-    return "train" if point < 0.8 else "validation" if point < 0.9 else "test"
-
-
 def _raw_batch(items: list[ExportItem]) -> pa.RecordBatch:
     S = pa.string()
     ts = [it.thread for it in items]
@@ -151,7 +144,7 @@ def _raw_batch(items: list[ExportItem]) -> pa.RecordBatch:
             type=comment_t),
         pa.array(repos, S).dictionary_encode(), pa.array([it.commit for it in items], S),
         pa.array([_language(a.file) for a in an], S).dictionary_encode(),
-        pa.array([_split(r) for r in repos], S).dictionary_encode(),
+        pa.array([split_of(r, DEFAULT_SHARES) for r in repos], S).dictionary_encode(),  # the exporter's rule
     ]  # fmt: skip
     return pa.RecordBatch.from_arrays(cols, schema=PARQUET_SCHEMA)
 
