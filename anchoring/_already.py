@@ -22,7 +22,7 @@ from limpet.anchoring._fileview import FileView, cached_view_of
 from limpet.anchoring._locate import exact_occurrences
 from limpet.model import Anchor
 
-__all__ = ["Preexisting"]
+__all__ = ["Preexisting", "row_blocks"]
 
 _KEPT = 64  # diffs remembered (a reconcile asks once per thread of a file)
 _maps: dict[tuple[str, str], list[tuple[int, int, int]]] = {}
@@ -75,12 +75,14 @@ class Preexisting:
     def _old_rows(self) -> frozenset[int]:
         if self._rows is None:
             lo, hi = self._own
-            self._rows = frozenset(b + k for a, b, size in _blocks(self._before, self._view)
+            self._rows = frozenset(b + k for a, b, size in row_blocks(self._before, self._view)
                                    for k in range(size) if not lo <= a + k <= hi)
         return self._rows
 
 
-def _blocks(before: FileView, after: FileView) -> list[tuple[int, int, int]]:
+def row_blocks(before: FileView, after: FileView) -> list[tuple[int, int, int]]:
+    """The rows a line diff keeps from `before` in `after`: (row before, row after, count) runs
+    (remembered per pair of versions: every thread of a file asks the same)."""
     key = (before.hash, after.hash)
     with _maps_lock:
         found = _maps.get(key)

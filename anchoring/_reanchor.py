@@ -36,7 +36,10 @@ candidate with a margin over the runner-up):
     renamed    ... a method renamed in place while most of its body left (one new method
                of its scope with its very parameters, its statements mostly old ones); a
                method renamed and rewritten whose every reference took the new name
-               (_references); no candidate another gone symbol of its file claims (_claimed);
+               (_references), or, its parameters changed too, whose every such row was rewritten
+               in place into one reading the same up to the new name (_call_sites: an interface
+               method, its implementations and calls); no candidate another gone symbol of its
+               file claims (_claimed);
                the one symbol new between the same two neighbours the old one stood between,
                its body, name or statements somewhat alike (_replaced_in_place);
                a method of some size whose statements went nearly all into one function new
@@ -69,6 +72,7 @@ import msgspec
 from limpet.anchoring._already import Preexisting
 from limpet.anchoring._anchor import relocated
 from limpet.anchoring._body_follows import body_left_namesake, body_went_elsewhere
+from limpet.anchoring._call_sites import renamed_at_call_sites_step
 from limpet.anchoring._called_still import called_still_step
 from limpet.anchoring._carry import carried
 from limpet.anchoring._fileview import FileView, file_view
@@ -185,6 +189,7 @@ def find(anchor: Anchor, source: bytes | None, index: WorkspaceIndex | None) -> 
         lambda: None if symbol_exists else renamed_remainder_step(anchor, view, before),
         lambda: successor_step(anchor, None if symbol_exists else view, index, symbol_gone=not symbol_exists),
         lambda: None if symbol_exists else renamed_by_references_step(anchor, view, index, before),
+        lambda: None if symbol_exists else renamed_at_call_sites_step(anchor, view, index, before),
         lambda: None if symbol_exists else renamed_mapped_step(anchor, view, before),
         lambda: None if symbol_exists else replaced_in_place_step(anchor, view, before),
         lambda: None if symbol_exists else mapped_in_file_step(anchor, view, before),

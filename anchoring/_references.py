@@ -11,7 +11,7 @@ symbol of the scope any. Code that was already there is never the successor (was
 
 from __future__ import annotations
 
-from limpet.anchoring._fileview import FileView
+from limpet.anchoring._fileview import FileView, SymbolView
 from limpet.anchoring._index import WorkspaceIndex
 from limpet.anchoring._languages import family_for_path
 from limpet.anchoring._mapping import kinds_compatible, map_into_symbol
@@ -19,7 +19,7 @@ from limpet.anchoring._steps_local import Hit, parent_of, was_sibling
 from limpet.anchoring._text import holds_word, is_identifier, replace_identifier
 from limpet.model import Anchor
 
-__all__ = ["renamed_by_references_step"]
+__all__ = ["REFERENCES_MIN", "REFERENCES_SHARE", "new_in_scope", "renamed_by_references_step"]
 
 REFERENCES_MIN = 3  # rows renamed alike (the declaration's counts): at least two references
 REFERENCES_SHARE = 0.5  # ... and at least this share of the rows that named the old symbol
@@ -33,10 +33,7 @@ def renamed_by_references_step(anchor: Anchor, view: FileView, index: WorkspaceI
     old = anchor.symbol_name or ""
     if not is_identifier(old):
         return None
-    parent = parent_of(anchor.symbol, old)
-    candidates = [sv for sv in view.symbols
-                  if sv.parent_name == parent and sv.name != old and kinds_compatible(anchor.symbol_kind, sv.kind)
-                  and not was_sibling(anchor, sv, before)]
+    candidates = new_in_scope(anchor, view, before)
     if not candidates:
         return None
     mentions = _mentions(anchor, view, index, before, old)
@@ -57,6 +54,16 @@ def renamed_by_references_step(anchor: Anchor, view: FileView, index: WorkspaceI
     if rows is None:
         return None
     return Hit(anchor.file, view, rows[0], rows[1], "renamed", 0.6)
+
+
+def new_in_scope(anchor: Anchor, view: FileView, before: FileView | None) -> list[SymbolView]:
+    """The symbols of the anchor's scope, of a compatible kind, under another name, that were
+    not there beside it before the change: where a renamed symbol may have gone."""
+    old = anchor.symbol_name or ""
+    parent = parent_of(anchor.symbol or "", old)
+    return [sv for sv in view.symbols
+            if sv.parent_name == parent and sv.name != old and kinds_compatible(anchor.symbol_kind, sv.kind)
+            and not was_sibling(anchor, sv, before)]
 
 
 def _mentions(anchor: Anchor, view: FileView, index: WorkspaceIndex, before: FileView,
