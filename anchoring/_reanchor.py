@@ -32,7 +32,9 @@ candidate with a margin over the runner-up):
     successor  several changes at once (renamed and edited, moved to another
                class or changed file with edits, enclosing type renamed): a
                combined score of body, signature, name and place, over symbols
-               that were not there before; a unique best with a wide lead
+               that were not there before; a unique best with a wide lead, or
+               among copies of one body added at once, the one that kept to the
+               old symbol's or file's words where the others brought new ones (_twins)
     renamed    ... a method renamed in place while most of its body left (one new method
                of its scope with its very parameters, its statements mostly old ones); a
                method renamed and rewritten whose every reference took the new name

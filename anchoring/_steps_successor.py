@@ -23,7 +23,10 @@ safe orphan beats a wrong place. Two exceptions, each with more evidence than th
 a rival is no rival when another symbol that disappeared in the same change claims it, being far
 more like it (two near-twins renamed together: each goes to its own), or, standing in another
 scope, a symbol gone from that scope likes it as much (a tie goes to its own class), provided
-the successor itself is claimed by no one more than by the anchor's symbol; and a candidate that leads every
+the successor itself is claimed by no one more than by the anchor's symbol; close rivals left that
+are near-verbatim copies of the best (one body added twice at once) yield to the one copy whose
+own words are the old symbol's or its file's where the others brought new ones (_twins; copies
+of one standing stay orphaned); and a candidate that leads every
 rival by STRONG_LEAD with a STRONG_SCORE, in the same file and the same enclosing scope (a rename
 in place; or a top-level function taken into a table or class of its file under its own name,
 Lua's `local function f` -> `function M.f`), needs no rows kept verbatim; so does such a candidate
@@ -56,7 +59,8 @@ from limpet.anchoring._mapping import compared_in_full, kinds_compatible, map_in
 from limpet.anchoring._signature import signature
 from limpet.anchoring._steps_local import Hit, parent_of, was_sibling
 from limpet.anchoring._steps_moved import needles
-from limpet.anchoring._text import replace_identifier
+from limpet.anchoring._text import decode, replace_identifier
+from limpet.anchoring._twins import kept_to_old_words, words
 from limpet.model import Anchor
 
 BODY, SIGNATURE, NAME, PLACE = 0.6, 0.2, 0.1, 0.1
@@ -110,11 +114,18 @@ def successor_step(anchor: Anchor, view: FileView | None, index: WorkspaceIndex 
              if score - other[0] < (MARGIN_SAME_NAME if named and other[4].name != best.name else MARGIN)]
     if close:
         gone = _gone_symbols(anchor, index, {path} | {other[2] for other in close})
-        if not gone or _claims(gone, best, path) > score:
+        if gone and _claims(gone, best, path) > score:
             return None  # the successor fits another gone symbol better: not clearly the anchor's
-        if any(not _claimed(anchor, gone, other) for other in close):
-            return None
-        rivals = [other for other in rivals if other not in close]
+        unclaimed = [other for other in close if not gone or not _claimed(anchor, gone, other)]
+        if unclaimed:  # copies of one body, added at once: the one that kept to the old words
+            twins = [scored[0], *unclaimed]
+            chosen = _kept_to_old_words(anchor, index, twins)
+            if chosen is None:
+                return None
+            score, body, path, cand_view, best = chosen
+            same_name = symbol_gone and best.qualified_name == anchor.symbol
+            close = close + [scored[0]]
+        rivals = [other for other in rivals if other not in close and other[4] is not best]
     old_parent = parent_of(anchor.symbol, anchor.symbol_name)
     # in place: the same scope, or a top-level function taken into a table or class of its file
     # under its own name (Lua's `local function f` -> `function M.f`)
@@ -140,6 +151,19 @@ def successor_step(anchor: Anchor, view: FileView | None, index: WorkspaceIndex 
         return None
     method = "renamed" if path == anchor.file else "moved"
     return Hit(path, cand_view, rows[0], rows[1], method, round(0.4 + 0.5 * score, 4))
+
+
+def _kept_to_old_words(anchor: Anchor, index: WorkspaceIndex | None, twins: list[tuple]) -> tuple | None:
+    """Of candidates (score, body, path, view, symbol) that are near-verbatim copies of one another,
+    the one whose own words are the old symbol's or its files' before the change (_twins)."""
+    file_words = words(anchor.selected_text)
+    if index is not None:
+        for path in sorted({anchor.file} | {twin[2] for twin in twins}):
+            before = index.previous_view(path)
+            if before is not None:
+                file_words |= words(decode(before.source))
+    at = kept_to_old_words([twin[4] for twin in twins], words(anchor.selected_text), file_words)
+    return None if at is None else twins[at]
 
 
 def _renamed_through(old: _Old, best: SymbolView, lead: float) -> bool:
