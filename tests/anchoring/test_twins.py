@@ -119,9 +119,9 @@ KT_COPY = """
 """
 
 
-def _split_test(first: tuple[str, str], second: tuple[str, str], imports: str) -> tuple:
+def _split_test(*screens: tuple[str, str], imports: str) -> tuple:
     before = (KT_HEAD.format(imports="") + KT_OLD + "}\n").encode()
-    copies = "".join(KT_COPY.format(name=n, activity=a) for n, a in (first, second))
+    copies = "".join(KT_COPY.format(name=n, activity=a) for n, a in screens)
     after = (KT_HEAD.format(imports=imports) + copies + "}\n").encode()
     anchor, rel = _reanchor("AppNavigationTest.kt", before, after, (15, 21))
     assert anchor.symbol == "AppNavigationTest.clickOnHomeIcon_OpensNavigation"
@@ -142,3 +142,11 @@ def test_a_test_split_into_two_new_screens_is_orphaned():
                       ("editScreen_clickOnHomeIcon_OpensNavigation", "EditActivity"),
                       imports="import app.stats.StatisticsActivity\nimport app.edit.EditActivity\n")
     assert rel.health == "orphaned"
+
+
+def test_of_three_copies_the_one_on_the_screen_the_file_already_tested_is_the_successor():
+    rel = _split_test(("statsScreen_clickOnHomeIcon_OpensNavigation", "StatisticsActivity"),
+                      ("tasksScreen_clickOnHomeIcon_OpensNavigation", "TasksActivity"),
+                      ("editScreen_clickOnHomeIcon_OpensNavigation", "EditActivity"),
+                      imports="import app.stats.StatisticsActivity\nimport app.edit.EditActivity\n")
+    assert (rel.health, rel.anchor.symbol) == ("drifted", "AppNavigationTest.tasksScreen_clickOnHomeIcon_OpensNavigation")
