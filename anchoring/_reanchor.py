@@ -54,6 +54,8 @@ candidate with a margin over the runner-up):
                never onto a declaration the symbol steps turned down)
     inlined    a method gone whose statements, or for a one-row body whose words and call,
                went into one function that was already there (_statements, _inline_calls)
+    renamed    ... a one-statement wrapper gone with the sibling it called, one new function holding
+               that sibling's body under a name taken from the wrapper's (_wrapper_merged)
     enclosing  lines gone from a symbol that stayed (above), or a local typedef or
                constant gone from a function that stayed: the whole function, drifted
     orphaned   nothing convincing: the thread keeps its last anchor
@@ -106,6 +108,7 @@ from limpet.anchoring._steps_moved import moved_step
 from limpet.anchoring._steps_successor import successor_step
 from limpet.anchoring._symbols import FUNCTION_KINDS
 from limpet.anchoring._text import holds_word
+from limpet.anchoring._wrapper_merged import wrapper_merged_step
 from limpet.model import Anchor, content_hash
 
 __all__ = ["METHODS", "Relocation", "find", "reanchor", "source_hash"]
@@ -200,6 +203,7 @@ def find(anchor: Anchor, source: bytes | None, index: WorkspaceIndex | None) -> 
         lambda: fuzzy_step(anchor, view, old),
         lambda: None if symbol_exists else inlined_step(anchor, view, index),
         lambda: None if symbol_exists else inlined_call_step(anchor, view, index),
+        lambda: None if symbol_exists else wrapper_merged_step(anchor, view, before),
     )
     for step in steps:
         hit = step()
