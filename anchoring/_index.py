@@ -278,6 +278,8 @@ class WorkspaceIndex:
                 view = self._before_view(origin) if origin is not None else None
             if view is None or own is not None and (origin, qualified_name) == own:
                 return False
+            if own is not None and own[1] == qualified_name and origin != path and self._merged_into(path, own[0]):
+                return False  # two files deleted and merged into this one: the anchor's copy went here too
             namesakes = view.by_name.get(qualified_name, ())
             return any(norm_hash is None or sv.norm_hash == norm_hash for sv in namesakes)
 
@@ -303,6 +305,20 @@ class WorkspaceIndex:
                 found, best = gone, shared
         self._renamed[path] = found
         return found
+
+    def _merged_into(self, path: str, gone: str) -> bool:
+        """Did deleted `gone` go into new `path` as well as the file `path` is said to continue:
+        two copies of a file (one per release or platform supported, say) deleted and merged into
+        one? It holds at least half the new file's distinct non-blank rows (git's rename measure,
+        as the other), and at least half of its own rows are there: most of it went there."""
+        if gone in self._hashes or gone not in self._before or family_for_path(gone) != family_for_path(path):
+            return False
+        old = self._before_view(gone)
+        if old is None or path not in self._views:
+            return False
+        rows, theirs = {r for r in self._views[path].rows if r}, {r for r in old.rows if r}
+        shared = len(rows & theirs)
+        return bool(rows and theirs) and shared >= 0.5 * len(rows) and shared >= 0.5 * len(theirs)
 
     def symbols_with_hash(self, digest: str, blind: bool, paths: list[str]) -> list[tuple[str, SymbolView]]:
         with self._lock:

@@ -241,3 +241,58 @@ def test_a_namesake_edited_in_place_keeps_its_thread_beside_a_new_unlike_functio
              b"def render(items):\n    return ', '.join(items)\n")
     got = _reanchor({"p.py": before}, {"p.py": after}, "p.py", 1, 3)
     assert got.health == "drifted" and (got.anchor.line_start, got.anchor.line_end) == (1, 3)
+
+
+VERSIONED_OLD = b'''package org.example.sheet
+
+import org.example.ui.TouchMode
+import org.example.ui.TouchModeView
+
+internal class ShadeTouchModeImpl(
+    val shadeView: ShadeView,
+) : TouchModeView {
+    override fun getTouchMode(): TouchMode = if (shadeView.blocksTouches) TouchMode.AUTO else TouchMode.NONE
+}
+
+internal class ShadeTouchModeProxy(
+    var touchModeImpl: ShadeTouchModeImpl?,
+) : TouchModeView {
+    override fun getTouchMode(): TouchMode = touchModeImpl?.touchMode ?: TouchMode.NONE
+}
+'''
+
+VERSIONED_LATEST = (VERSIONED_OLD
+                    .replace(b"override fun getTouchMode(): TouchMode = if",
+                             b"override val touchMode: TouchMode\n        get() = if")
+                    .replace(b"override fun getTouchMode(): TouchMode = touchModeImpl",
+                             b"override val touchMode: TouchMode\n        get() = touchModeImpl"))
+
+
+def test_two_copies_of_a_file_deleted_and_merged_into_one_take_both_threads_there():
+    """react-native-screens 4.20, go-cmp 0.6, react-native-svg 15.15: one copy of a file per
+    supported release (or build tag) deleted together, one new file holding the latest copy. Each
+    copy's class went there, whichever of the two the new file is said to continue."""
+    old, latest, merged = "v77/ShadeTouchMode.kt", "latest/ShadeTouchMode.kt", "main/ShadeTouchMode.kt"
+    before = {old: VERSIONED_OLD, latest: VERSIONED_LATEST}
+    after = {merged: VERSIONED_LATEST}
+    for source, path in ((VERSIONED_OLD, old), (VERSIONED_LATEST, latest)):
+        for name in (b"class ShadeTouchModeImpl(", b"class ShadeTouchModeProxy("):
+            first = _lines(source, name)
+            got = _reanchor(before, after, path, first, first + 4)
+            assert got.health != "orphaned" and got.anchor.file == merged, (path, name, got)
+            assert got.anchor.line_start == _lines(VERSIONED_LATEST, name)
+
+
+def test_a_module_deleted_with_a_copy_of_a_class_renamed_elsewhere_is_no_merge():
+    """Most of the deleted file must have gone into the new one: a larger file deleted, one of
+    its classes a variant of a class whose file was renamed in the same change, leaves that
+    class's thread orphaned (a twin that was already there), however much of the new file it held."""
+    others = b"".join(b"\ninternal fun helper%d(items: List<Int>, key: Int): Int {\n    var total = %d\n"
+                      b"    for (item in items) total += item * key * %d\n    return total\n}\n" % (i, i, i + 2)
+                      for i in range(12))
+    module = VERSIONED_OLD + others
+    before = {"Shade.kt": module, "latest/ShadeTouchMode.kt": VERSIONED_LATEST}
+    after = {"main/ShadeTouchMode.kt": VERSIONED_LATEST}
+    first = _lines(module, b"class ShadeTouchModeImpl(")
+    got = _reanchor(before, after, "Shade.kt", first, first + 4)
+    assert got.health == "orphaned", got
