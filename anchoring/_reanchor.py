@@ -56,6 +56,12 @@ candidate with a margin over the runner-up):
                went into one function that was already there (_statements, _inline_calls)
     renamed    ... a one-statement wrapper gone with the sibling it called, one new function holding
                that sibling's body under a name taken from the wrapper's (_wrapper_merged)
+    corroborated  a function gone whose successor several weak signs agree on, its old name
+               gone from every changed file and half its parameters declared again: the one
+               new function 0.4 alike with the rest far less, its name keeping most old words
+               or its statements mostly old ones (moved, renamed, its docstring rewritten), or
+               the one function its scope gained for it under a name extending the old one
+               (_corroborated)
     enclosing  lines gone from a symbol that stayed (above), or a local typedef or
                constant gone from a function that stayed: the whole function, drifted
     orphaned   nothing convincing: the thread keeps its last anchor
@@ -79,6 +85,7 @@ from limpet.anchoring._body_follows import body_left_namesake, body_went_elsewhe
 from limpet.anchoring._call_sites import renamed_at_call_sites_step
 from limpet.anchoring._called_still import called_still_step
 from limpet.anchoring._carry import carried
+from limpet.anchoring._corroborated import corroborated_step
 from limpet.anchoring._fileview import FileView, file_view
 from limpet.anchoring._group_move import group_move_step
 from limpet.anchoring._index import WorkspaceIndex
@@ -151,7 +158,8 @@ def find(anchor: Anchor, source: bytes | None, index: WorkspaceIndex | None) -> 
         return (moved_step(anchor, index, exact_only=True) or moved_step(anchor, index)
                 or named_move_step(anchor, index) or successor_step(anchor, None, index, symbol_gone=True)
                 or group_move_step(anchor, index)
-                or inlined_step(anchor, None, index) or inlined_call_step(anchor, None, index))
+                or inlined_step(anchor, None, index) or inlined_call_step(anchor, None, index)
+                or corroborated_step(anchor, None, index))
     view = file_view(anchor.file, source, source_hash(source), previous=anchor.content_hash)
     if anchor.lost_text:
         hit = exact_step(msgspec.structs.replace(anchor, selected_text=anchor.lost_text), view)
@@ -204,6 +212,7 @@ def find(anchor: Anchor, source: bytes | None, index: WorkspaceIndex | None) -> 
         lambda: None if symbol_exists else inlined_step(anchor, view, index),
         lambda: None if symbol_exists else inlined_call_step(anchor, view, index),
         lambda: None if symbol_exists else wrapper_merged_step(anchor, view, before),
+        lambda: None if symbol_exists else corroborated_step(anchor, view, index),
     )
     for step in steps:
         hit = step()

@@ -93,7 +93,7 @@ def successor_step(anchor: Anchor, view: FileView | None, index: WorkspaceIndex 
     old = _Old.of_anchor(anchor)
     own = (anchor.file, anchor.symbol)
     scored = []
-    for path, cand_view, sv in _candidates(anchor, view, index):
+    for path, cand_view, sv in candidates(anchor, view, index):
         body = old.body_similarity(sv)
         if body < old.body_min and not (path == anchor.file and body >= RENAMED_FLOOR
                                         and old.tokens >= RENAMED_MIN_TOKENS
@@ -281,7 +281,7 @@ def _blinded(text: str, names: tuple[str, ...]) -> str:
     return text
 
 
-def _candidates(anchor: Anchor, view: FileView | None, index: WorkspaceIndex | None):
+def candidates(anchor: Anchor, view: FileView | None, index: WorkspaceIndex | None):
     """(path, view, symbol) worth scoring in full: own file first, then files changed with it."""
     if view is not None:
         before = index.previous_view(anchor.file) if index is not None else None
