@@ -296,3 +296,25 @@ def test_a_module_deleted_with_a_copy_of_a_class_renamed_elsewhere_is_no_merge()
     first = _lines(module, b"class ShadeTouchModeImpl(")
     got = _reanchor(before, after, "Shade.kt", first, first + 4)
     assert got.health == "orphaned", got
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.integers(min_value=0, max_value=14))
+def test_a_deleted_variant_follows_into_the_merged_file_only_while_most_of_its_file_went_there(extra):
+    """Property: a deleted copy of a file, grown by `extra` functions of its own, follows its
+    class into the new file the other copy became exactly while at least half of its distinct
+    rows are there (and it holds half of the new file's rows, which it always does here)."""
+    others = b"".join(b"\ninternal fun helper%d(items: List<Int>, key: Int): Int {\n    var total = %d\n"
+                      b"    for (item in items) total += item * key * %d\n    return total\n}\n" % (i, i, i + 2)
+                      for i in range(extra))
+    module = VERSIONED_OLD + others
+    before = {"v77/ShadeTouchMode.kt": module, "latest/ShadeTouchMode.kt": VERSIONED_LATEST}
+    after = {"main/ShadeTouchMode.kt": VERSIONED_LATEST}
+    first = _lines(module, b"class ShadeTouchModeImpl(")
+    got = _reanchor(before, after, "v77/ShadeTouchMode.kt", first, first + 4)
+    rows = {r.strip() for r in module.decode().split("\n") if r.strip()}
+    merged = {r.strip() for r in VERSIONED_LATEST.decode().split("\n") if r.strip()}
+    if len(rows & merged) >= 0.5 * len(rows):
+        assert got.health != "orphaned" and got.anchor.file == "main/ShadeTouchMode.kt", (extra, got)
+    else:
+        assert got.health == "orphaned", (extra, got)
