@@ -180,9 +180,21 @@ def encode_json(value: Any) -> bytes:
     return _ENCODER.encode(value)
 
 
+# msgspec and orjson spell a finite float alike below 1e16 (above, msgspec writes `1e16` where
+# orjson writes `1e+16`); tests/model/test_records.py checks it, and every 4-place confidence.
+_PLAIN_FLOAT = 1e16
+
+
 def _rounded_raw(n: int) -> Any:
+    """A rounded float as msgspec writes it as orjson does: itself in the range where the two
+    agree (every confidence: no orjson call, no `Raw` per thread), else through orjson."""
     raw = _orjson_raw()
-    return lambda value: raw(round(float(value), n))
+
+    def convert(value: Any) -> Any:
+        rounded = round(float(value), n)
+        return rounded if -_PLAIN_FLOAT < rounded < _PLAIN_FLOAT else raw(rounded)
+
+    return convert
 
 
 @functools.cache
@@ -213,10 +225,12 @@ def _as_orjson_writes(tp: Any) -> Any:
             return None
         return converts[0] if len(converts) == 1 else _orjson_raw()
     if origin is tuple:
+        # A sequence whose items need converting (a history: free-form details) is written by
+        # orjson whole, as `encode` hands it (its records `to_builtins`): one write, not a
+        # struct and a write per item.
         args = typing.get_args(tp)
-        if len(args) == 2 and args[1] is Ellipsis:
-            item = _as_orjson_writes(args[0])
-            return None if item is None else (lambda values: [item(v) for v in values])
+        if len(args) == 2 and args[1] is Ellipsis and _as_orjson_writes(args[0]) is None:
+            return None
         return _orjson_raw()
     if isinstance(tp, type) and issubclass(tp, msgspec.Struct):
         return _record_writes(tp)
