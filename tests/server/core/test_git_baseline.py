@@ -88,8 +88,11 @@ def test_no_repository_no_history(tmp_path: Path) -> None:
     assert GitHistory.open(tmp_path) is None
 
 
-def _twins_after_a_commit(root: Path, name: str, *, with_git: bool) -> tuple[str, tuple]:
+def _twins_after_a_commit(root: Path, name: str, *, with_git: bool,
+                          reworded: tuple[tuple[bytes, bytes], ...] = ()) -> tuple[str, tuple]:
     spec = _fixture(name)
+    for old, new in reworded:  # words of the after version replaced by others
+        spec["after"] = {rel: data.replace(old, new) for rel, data in spec["after"].items()}
     _write(root, spec["before"])
     if with_git:
         git_init(root)
@@ -116,12 +119,26 @@ def test_a_fresh_process_after_a_commit_follows_renamed_twins(tmp_path: Path) ->
         assert (got.anchor.file, got.anchor.line_start, got.anchor.line_end, got.health) == (file, start, end, health)
 
 
-def test_without_git_a_fresh_process_stays_safe(tmp_path: Path) -> None:
-    """No repository: every file counts as changed and no symbol as old; the twins are then
-    too close to tell apart, and the thread is orphaned rather than put on either."""
+def test_without_git_the_twins_own_words_still_tell_them_apart(tmp_path: Path) -> None:
+    """No repository: every file counts as changed and no symbol as old, so no claim tells the
+    renamed twins apart; where they differ, the dump test still says `post_dump` and `.dump(`,
+    the old test's own words, the load test words it never had: the dump test is its successor."""
+    for name in ("renamed_edited_twins_python.txt", "renamed_edited_twin_of_twin_python.txt"):
+        root = tmp_path / name.removesuffix(".txt")
+        root.mkdir()
+        tid, (file, start, end, health, _method) = _twins_after_a_commit(root, name, with_git=False)
+        got = Service(root).get(tid)
+        assert (got.anchor.file, got.anchor.line_start, got.anchor.line_end, got.health) == (file, start, end, health)
+
+
+def test_without_git_twins_that_both_left_the_old_words_stay_orphaned(tmp_path: Path) -> None:
+    """No repository, and the dump test reworded too (`post_serialize`, `.serialize(`): neither
+    twin kept a word of the old test the other lacks, so they are too close to tell apart and the
+    thread is orphaned rather than put on either."""
     root = tmp_path / "plain"
     root.mkdir()
-    tid, _expect = _twins_after_a_commit(root, "renamed_edited_twins_python.txt", with_git=False)
+    tid, _expect = _twins_after_a_commit(root, "renamed_edited_twins_python.txt", with_git=False,
+                                         reworded=((b"post_dump", b"post_serialize"), (b").dump(", b").serialize(")))
     assert Service(root).get(tid).health == "orphaned"
 
 
