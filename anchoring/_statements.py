@@ -46,6 +46,8 @@ EXTRACT_MIN_STATEMENTS = 2  # lines taken into a new function: at least this man
 EXTRACTED_SHARE = 0.75  # ... most of them mapped there
 INLINE_MIN_STATEMENTS = 2  # a method inlined into its caller: at least this many statements
 INLINE_SHARE = 0.75  # ... most of them mapped onto statements the caller did not have before
+INLINE_TOOK_SHARE = 0.5  # another caller that gained this share of them took part of the body
+INLINE_SPECIFIC_VALUES = 2  # a statement naming this many names or literals says where it went
 REMAINDER_MIN_STATEMENTS = 3  # a method renamed while most of its body left: it keeps this many
 REMAINDER_SHARE = 0.6  # ... of which at least this share are old statements
 MAPPED_MIN_STATEMENTS = 8  # a method renamed and edited in place: this many statements at least,
@@ -215,27 +217,48 @@ def extracted_step(anchor: Anchor, view: FileView, index: WorkspaceIndex | None)
 
 def inlined_step(anchor: Anchor, view: FileView | None, index: WorkspaceIndex | None) -> Hit | None:
     """A method gone whose body went into the one function that received it (inline method, in
-    this file or a changed one): most of its statements map onto statements that function did
-    not have before. Its new rows are not code that was already there; a function receiving
-    them in two places, or two functions, is no one place (orphaned)."""
-    if index is None or anchor.position != "symbol" or not anchor.symbol:
+    this file or a changed one): that function called it before and no longer does, and most of
+    the method's statements map onto statements it did not have before, some of them specific
+    ones. Its new rows are not code that was already there; a function receiving them in two
+    places, two functions, or another former caller taking half of them is no one place
+    (orphaned). Rows alike (`cloned := *h`, `return &cloned`, `if err != nil {`) are in many
+    functions: gained by one that never called the method, they were written there, not moved
+    (fzf 0.60: MakeTransparentBorder deleted while MakeBorderStyle gained border rows of its
+    own; zap 1.27: withFields gone from two callers, WithAttrs and WithGroup, each taking part)."""
+    if index is None or anchor.position != "symbol" or not anchor.symbol or not anchor.symbol_name:
         return None
     body = statements(anchor.selected_text)
     if len(body) < INLINE_MIN_STATEMENTS:
         return None
-    found = []
+    specific = [row for row in body if _specific(row)]
+    if len(specific) < INLINE_MIN_STATEMENTS:
+        return None  # (rows as common as `return err`: nothing says where they went)
+    found, callers = [], []
     for path, here, before, sv, old in changed_functions(anchor, view, index):
-        added = Counter(statements(sv.text)) - Counter(statements(old.text))
-        if sum(added.values()) < INLINE_SHARE * len(body):
+        was, now = Counter(statements(old.text)), Counter(statements(sv.text))
+        added = list((now - was).elements())
+        if len(added) < INLINE_TOOK_SHARE * len(body):
             continue
-        if _mapped(body, list(added.elements()), keep_value=True) >= INLINE_SHARE * len(body) \
-                and not _holds_new_copy(here, before, sv, body):
-            found.append((path, here, sv))
-    found = innermost(found)
-    if len(found) != 1:
+        mapped = _mapped(body, added, keep_value=True)
+        called = any(holds_word(row, anchor.symbol_name) for row in (was - now)) \
+            and not any(holds_word(row, anchor.symbol_name) for row in now)
+        if called and mapped >= INLINE_TOOK_SHARE * len(body):
+            callers.append((path, here, sv))
+        if mapped >= INLINE_SHARE * len(body) and not _holds_new_copy(here, before, sv, body):
+            found.append((path, here, sv, called, _mapped(specific, added, keep_value=True)))
+    found, callers = innermost(found), innermost(callers)
+    if len(found) != 1 or len(callers) != 1:
         return None
-    path, here, sv = found[0]
+    path, here, sv, called, mapped_specific = found[0]
+    if not called or callers[0][2] is not sv or mapped_specific < INLINE_MIN_STATEMENTS:
+        return None  # (it never called the method, or another caller took part of it too)
     return Hit(path, here, sv.first, sv.last, "moved" if path != anchor.file else "renamed", 0.5)
+
+
+def _specific(row: str) -> bool:
+    """Does a statement name two things or more (`cloned.core = h.core.With(fields)`), not one
+    or none (`return err`, `if err != nil {`, `return nil`: rows found in any function)?"""
+    return len({t for t in _TOKEN.findall(row) if _shape([t]) == ("V",)}) >= INLINE_SPECIFIC_VALUES
 
 
 def changed_functions(anchor: Anchor, view: FileView | None, index: WorkspaceIndex):

@@ -425,3 +425,97 @@ def test_rows_with_every_name_and_literal_replaced_are_no_inlined_body():
     got = _run({"mode.py": MODE_BEFORE, "cli.py": CLI_BEFORE}, {"mode.py": MODE_AFTER, "cli.py": CLI_AFTER},
                "mode.py", 2, 8)
     assert got.health == "orphaned"
+
+
+def test_a_deleted_function_whose_rows_a_function_that_never_called_it_gained_alike_is_orphaned():
+    """Rows of the same shape (`top=" ",` / `top="-",`) written into a function that never called
+    the one deleted: new code of its own, not the deleted body moved there."""
+    before = b'''def plain_style():
+    return Style(
+        top=" ",
+        bottom=" ",
+        left=" ",
+        right=" ",
+    )
+
+
+def make_style(shape):
+    return Style(shape=shape)
+'''
+    after = b'''def make_style(shape):
+    if shape == ROUNDED:
+        return Style(
+            top="-",
+            bottom="-",
+            left="|",
+            right="|",
+        )
+    return Style(shape=shape)
+'''
+    got = _run({"style.py": before}, {"style.py": after}, "style.py", 1, 7)
+    assert got.health == "orphaned"
+
+
+def test_a_method_gone_from_two_callers_that_each_took_part_of_it_is_orphaned():
+    before = b'''class Cache:
+    def put(self, key, value):
+        if key is None:
+            raise KeyError("no key given")
+        self._store(key, value)
+
+    def refresh(self, key):
+        self._store(key, self.load(key))
+
+    def _store(self, key, value):
+        self.entries[key] = value
+        self.stamps[key] = now()
+        self.log.debug("stored %s", key)
+'''
+    after = b'''class Cache:
+    def put(self, key, value):
+        if key is None:
+            raise KeyError("no key given")
+        self.entries[key] = value
+        self.stamps[key] = now()
+        self.log.debug("stored %s", key)
+
+    def refresh(self, key):
+        value = self.load(key)
+        self.entries[key] = value
+        self.stamps[key] = now()
+'''
+    got = _run({"cache.py": before}, {"cache.py": after}, "cache.py", 10, 13)
+    assert got.health == "orphaned"
+
+
+def test_a_method_of_rows_naming_one_thing_each_is_orphaned_though_a_caller_gained_them():
+    """`if err != nil {`, `return err`, `return nil` are rows of any function: a caller that lost
+    a call of that name and gained them says nothing of where the method went."""
+    before = b'''package store
+
+func (s *Store) check(err error) error {
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+func (s *Store) Open(path string) error {
+	f, err := os.Open(path)
+	s.f = f
+	return s.check(err)
+}
+'''
+    after = b'''package store
+
+func (s *Store) Open(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	s.f = f
+	return nil
+}
+'''
+    got = _run({"store.go": before}, {"store.go": after}, "store.go", 3, 8)
+    assert got.health == "orphaned"
