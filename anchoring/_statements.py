@@ -230,7 +230,8 @@ def inlined_step(anchor: Anchor, view: FileView | None, index: WorkspaceIndex | 
     body = statements(anchor.selected_text)
     if len(body) < INLINE_MIN_STATEMENTS:
         return None
-    specific = [row for row in body if _specific(row)]
+    named = {row for row in set(body) if _specific(row)}  # each distinct row read once: a hostile body repeats one
+    specific = [row for row in body if row in named]
     if len(specific) < INLINE_MIN_STATEMENTS:
         return None  # (rows as common as `return err`: nothing says where they went)
     found, callers = [], []

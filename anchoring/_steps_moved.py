@@ -14,6 +14,8 @@ file must hold every identifier an exact copy keeps (copied_needles).
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from limpet.anchoring._claimed import claimed_by_its_file
 from limpet.anchoring._fileview import SymbolView
 from limpet.anchoring._index import WorkspaceIndex
@@ -62,12 +64,18 @@ def moved_step(anchor: Anchor, index: WorkspaceIndex | None, exact_only: bool = 
 def needles(anchor: Anchor) -> tuple[bytes, ...]:
     """The longest identifiers of the anchored text (and the symbol's name), as bytes; none
     when the text has too few to single out files (then every file is searched)."""
-    found = {t for t in tokens(anchor.selected_text)
-             if len(t) >= NEEDLE_MIN_CHARS and t.isascii() and is_identifier(t)}
+    found = set(_long_identifiers(anchor.selected_text))
     if anchor.symbol_name and anchor.symbol_name.isascii():
         found.add(anchor.symbol_name)
     ranked = sorted(found, key=lambda t: (-len(t), t))[:NEEDLES]
     return tuple(t.encode() for t in ranked) if len(ranked) >= 2 else ()
+
+
+@lru_cache(maxsize=32)
+def _long_identifiers(text: str) -> frozenset[str]:
+    """The identifiers of a text long enough to single out files. Kept for the next step's
+    call: one anchor's text is read by several steps, and a hostile one is megabytes long."""
+    return frozenset(t for t in tokens(text) if len(t) >= NEEDLE_MIN_CHARS and t.isascii() and is_identifier(t))
 
 
 def copied_needles(anchor: Anchor) -> tuple[bytes, ...]:
@@ -81,7 +89,7 @@ def copied_needles(anchor: Anchor) -> tuple[bytes, ...]:
     if anchor.symbol_hash and not within:
         return ()
     inner = "\n".join(anchor.selected_text.split("\n")[1:-1])  # edge rows may be partial
-    found = {t for t in tokens(inner) if len(t) >= NEEDLE_MIN_CHARS and t.isascii() and is_identifier(t)}
+    found = set(_long_identifiers(inner))
     found.discard(anchor.symbol_name or "")
     return tuple(t.encode() for t in sorted(found, key=lambda t: (-len(t), t))[:NEEDLES])
 
