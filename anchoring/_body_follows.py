@@ -24,9 +24,9 @@ is not the code, and the new symbols' common statement tells no one of them; orp
 from __future__ import annotations
 
 from limpet.anchoring._fileview import FileView
-from limpet.anchoring._mapping import kinds_compatible, map_into_symbol, symbol_similarity
+from limpet.anchoring._mapping import kinds_compatible, symbol_similarity
 from limpet.anchoring._statements import mapped_shares, statements
-from limpet.anchoring._steps_local import MARGIN, Hit, parent_of
+from limpet.anchoring._steps_local import MARGIN, Hit, hit_in_symbol, parent_of
 from limpet.anchoring._symbols import FUNCTION_KINDS
 from limpet.anchoring._text import holds_word
 from limpet.model import Anchor
@@ -67,10 +67,7 @@ def body_went_elsewhere(anchor: Anchor, view: FileView, before: FileView | None,
             or body >= MAPPED_BODY and body - sim >= MAPPED_LEAD
             and min(mapped_shares(anchor.selected_text, best.text)) >= MAPPED_SHARE):
         return None
-    rows = map_into_symbol(anchor, view, best)
-    if rows is None:
-        return None
-    return Hit(anchor.file, view, rows[0], rows[1], "renamed", round(0.5 + 0.45 * body, 4))
+    return hit_in_symbol(anchor, anchor.file, view, best, round(0.5 + 0.45 * body, 4))
 
 
 def body_left_namesake(anchor: Anchor, before: FileView | None, namesake: Hit) -> bool:

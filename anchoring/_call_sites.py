@@ -27,10 +27,10 @@ from limpet.anchoring._already import row_blocks
 from limpet.anchoring._fileview import FileView
 from limpet.anchoring._index import WorkspaceIndex
 from limpet.anchoring._languages import family_for_path
-from limpet.anchoring._mapping import map_into_symbol, symbol_similarity
+from limpet.anchoring._mapping import symbol_similarity
 from limpet.anchoring._references import REFERENCES_MIN, REFERENCES_SHARE, new_in_scope
 from limpet.anchoring._statements import body_statements
-from limpet.anchoring._steps_local import Hit
+from limpet.anchoring._steps_local import Hit, hit_in_symbol
 from limpet.anchoring._symbols import FUNCTION_KINDS
 from limpet.anchoring._text import holds_word, is_identifier
 from limpet.model import Anchor
@@ -69,10 +69,7 @@ def renamed_at_call_sites_step(anchor: Anchor, view: FileView, index: WorkspaceI
     found = [sv for sv in candidates if sv.name == name]
     if len(found) != 1:
         return None  # (overloads under the new name: which one is not told by a name)
-    rows = map_into_symbol(anchor, view, found[0])
-    if rows is None:
-        return None
-    return Hit(anchor.file, view, rows[0], rows[1], "renamed", 0.55)
+    return hit_in_symbol(anchor, anchor.file, view, found[0], 0.55)
 
 
 def _tally(anchor: Anchor, view: FileView, index: WorkspaceIndex, before: FileView, old: str,

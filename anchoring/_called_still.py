@@ -16,8 +16,8 @@ import re
 from limpet.anchoring._claimed import claimed_by_its_file
 from limpet.anchoring._index import WorkspaceIndex
 from limpet.anchoring._languages import family_for_path
-from limpet.anchoring._mapping import kinds_compatible, map_into_symbol, symbol_similarity
-from limpet.anchoring._steps_local import Hit
+from limpet.anchoring._mapping import kinds_compatible, symbol_similarity
+from limpet.anchoring._steps_local import Hit, hit_in_symbol
 from limpet.anchoring._symbols import FUNCTION_KINDS
 from limpet.anchoring._text import is_identifier
 from limpet.model import Anchor
@@ -49,10 +49,7 @@ def called_still_step(anchor: Anchor, index: WorkspaceIndex | None) -> Hit | Non
         return None
     if symbol_similarity(anchor, sv, blind=True) < CALLED_BODY_MIN or claimed_by_its_file(anchor, path, sv, index):
         return None
-    rows = map_into_symbol(anchor, view, sv)
-    if rows is None:
-        return None
-    return Hit(path, view, rows[0], rows[1], "moved" if path != anchor.file else "renamed", 0.5)
+    return hit_in_symbol(anchor, path, view, sv, 0.5)
 
 
 def _calls_kept(anchor: Anchor, index: WorkspaceIndex, name: str) -> int:

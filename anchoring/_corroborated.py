@@ -42,7 +42,7 @@ from limpet.anchoring._languages import family_for_path
 from limpet.anchoring._mapping import compared_in_full, kinds_compatible, map_into_symbol
 from limpet.anchoring._signature import signature
 from limpet.anchoring._statements import mapped_shares, statements
-from limpet.anchoring._steps_local import Hit, parent_of
+from limpet.anchoring._steps_local import Hit, hit_in_symbol, parent_of
 from limpet.anchoring._steps_successor import candidates
 from limpet.anchoring._symbols import FUNCTION_KINDS
 from limpet.anchoring._text import holds_word
@@ -70,8 +70,7 @@ def corroborated_step(anchor: Anchor, view: FileView | None, index: WorkspaceInd
         swapped = _swapped_in_scope(anchor, view, index.previous_view(anchor.file))
         if swapped is not None and name_words(anchor.symbol_name) < name_words(swapped.name) \
                 and _parameters_kept(old_parameters, swapped, most=True):
-            rows = map_into_symbol(anchor, view, swapped)
-            return None if rows is None else Hit(anchor.file, view, rows[0], rows[1], "renamed", 0.5)
+            return hit_in_symbol(anchor, anchor.file, view, swapped, 0.5)
     own = (anchor.file, anchor.symbol)
     scored = []
     for path, cand_view, sv in candidates(anchor, view, index):

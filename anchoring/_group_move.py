@@ -25,9 +25,9 @@ from limpet.anchoring._claimed import claimed_by_its_file
 from limpet.anchoring._fileview import FileView, SymbolView
 from limpet.anchoring._index import WorkspaceIndex
 from limpet.anchoring._languages import family_for_path
-from limpet.anchoring._mapping import kinds_compatible, map_into_symbol, symbol_similarity
+from limpet.anchoring._mapping import kinds_compatible, symbol_similarity
 from limpet.anchoring._statements import mapped_shares
-from limpet.anchoring._steps_local import Hit, parent_of
+from limpet.anchoring._steps_local import Hit, hit_in_symbol, parent_of
 from limpet.anchoring._symbols import FUNCTION_KINDS
 from limpet.model import Anchor
 
@@ -70,10 +70,7 @@ def group_move_step(anchor: Anchor, index: WorkspaceIndex | None) -> Hit | None:
         return None
     if claimed_by_its_file(anchor, path, sv, index):
         return None
-    rows = map_into_symbol(anchor, view, sv)
-    if rows is None:
-        return None
-    return Hit(path, view, rows[0], rows[1], "moved" if path != anchor.file else "renamed", 0.6)
+    return hit_in_symbol(anchor, path, view, sv, 0.6)
 
 
 def _departed(anchor: Anchor, index: WorkspaceIndex) -> set[str]:

@@ -17,9 +17,9 @@ that was already there is never the successor (a function its file held before).
 from __future__ import annotations
 
 from limpet.anchoring._fileview import FileView
-from limpet.anchoring._mapping import kinds_compatible, map_into_symbol, symbol_similarity
+from limpet.anchoring._mapping import kinds_compatible, symbol_similarity
 from limpet.anchoring._statements import mapped_shares, statements
-from limpet.anchoring._steps_local import Hit
+from limpet.anchoring._steps_local import Hit, hit_in_symbol
 from limpet.anchoring._symbols import FUNCTION_KINDS
 from limpet.model import Anchor
 
@@ -60,10 +60,7 @@ def mapped_in_file_step(anchor: Anchor, view: FileView, before: FileView | None)
             return None
     if symbol_similarity(anchor, best, blind=True) < MOVED_BODY:
         return None
-    rows = map_into_symbol(anchor, view, best)
-    if rows is None:
-        return None
-    return Hit(anchor.file, view, rows[0], rows[1], "renamed", round(0.4 + 0.5 * share, 4))
+    return hit_in_symbol(anchor, anchor.file, view, best, round(0.4 + 0.5 * share, 4))
 
 
 def _claimed(gone: list[str], share: float, text: str) -> bool:

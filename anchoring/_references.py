@@ -14,8 +14,8 @@ from __future__ import annotations
 from limpet.anchoring._fileview import FileView, SymbolView
 from limpet.anchoring._index import WorkspaceIndex
 from limpet.anchoring._languages import family_for_path
-from limpet.anchoring._mapping import kinds_compatible, map_into_symbol
-from limpet.anchoring._steps_local import Hit, parent_of, was_sibling
+from limpet.anchoring._mapping import kinds_compatible
+from limpet.anchoring._steps_local import Hit, hit_in_symbol, parent_of, was_sibling
 from limpet.anchoring._text import holds_word, is_identifier, replace_identifier
 from limpet.model import Anchor
 
@@ -50,10 +50,7 @@ def renamed_by_references_step(anchor: Anchor, view: FileView, index: WorkspaceI
     found = [sv for sv in candidates if sv.name == name]
     if len(found) != 1:
         return None  # (overloads under the new name: which one is not told by a name)
-    rows = map_into_symbol(anchor, view, found[0])
-    if rows is None:
-        return None
-    return Hit(anchor.file, view, rows[0], rows[1], "renamed", 0.6)
+    return hit_in_symbol(anchor, anchor.file, view, found[0], 0.6)
 
 
 def new_in_scope(anchor: Anchor, view: FileView, before: FileView | None) -> list[SymbolView]:

@@ -28,10 +28,10 @@ successor (it would be a neighbour, not new).
 from __future__ import annotations
 
 from limpet.anchoring._fileview import FileView, SymbolView
-from limpet.anchoring._mapping import kinds_compatible, map_into_symbol, symbol_similarity
+from limpet.anchoring._mapping import kinds_compatible, symbol_similarity
 from limpet.anchoring._signature import signature
 from limpet.anchoring._statements import mapped_shares, statements
-from limpet.anchoring._steps_local import Hit, name_likeness, parent_of
+from limpet.anchoring._steps_local import Hit, hit_in_symbol, name_likeness, parent_of
 from limpet.model import Anchor
 
 __all__ = ["replaced_in_place_step"]
@@ -72,10 +72,7 @@ def replaced_in_place_step(anchor: Anchor, view: FileView, before: FileView | No
         return None
     if not _alike(anchor, found):
         return None
-    rows = map_into_symbol(anchor, view, found)
-    if rows is None:
-        return None
-    return Hit(anchor.file, view, rows[0], rows[1], "renamed", 0.55)
+    return hit_in_symbol(anchor, anchor.file, view, found, 0.55)
 
 
 def _members(view: FileView, parent: str) -> list[SymbolView]:

@@ -25,7 +25,7 @@ from limpet.anchoring._index import WorkspaceIndex
 from limpet.anchoring._languages import family_for_path
 from limpet.anchoring._mapping import kinds_compatible, map_into_symbol, symbol_similarity
 from limpet.anchoring._signature import signature
-from limpet.anchoring._steps_local import Hit, parent_of, was_sibling
+from limpet.anchoring._steps_local import Hit, hit_in_symbol, parent_of, was_sibling
 from limpet.anchoring._steps_moved import needles
 from limpet.anchoring._symbols import FUNCTION_KINDS
 from limpet.anchoring._text import holds_word
@@ -324,10 +324,7 @@ def renamed_remainder_step(anchor: Anchor, view: FileView, before: FileView | No
             found.append(sv)
     if len(found) != 1:
         return None
-    rows = map_into_symbol(anchor, view, found[0])
-    if rows is None:
-        return None
-    return Hit(anchor.file, view, rows[0], rows[1], "renamed", 0.6)
+    return hit_in_symbol(anchor, anchor.file, view, found[0], 0.6)
 
 
 def renamed_mapped_step(anchor: Anchor, view: FileView, before: FileView | None) -> Hit | None:
@@ -359,7 +356,4 @@ def renamed_mapped_step(anchor: Anchor, view: FileView, before: FileView | None)
         return None
     if symbol_similarity(anchor, best, blind=True) < MAPPED_BODY_MIN:
         return None
-    rows = map_into_symbol(anchor, view, best)
-    if rows is None:
-        return None
-    return Hit(anchor.file, view, rows[0], rows[1], "renamed", round(0.4 + 0.5 * share, 4))
+    return hit_in_symbol(anchor, anchor.file, view, best, round(0.4 + 0.5 * share, 4))

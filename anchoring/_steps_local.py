@@ -57,6 +57,15 @@ class Hit(msgspec.Struct, frozen=True):
     lines_back: bool = False  # the lines a thread had lost were found again
 
 
+def hit_in_symbol(anchor: Anchor, path: str, view: FileView, sv: SymbolView, confidence: float) -> Hit | None:
+    """The anchor's rows mapped into the symbol that continues it (`sv` of `path`): renamed
+    in its own file, moved elsewhere; None when its rows have no place there."""
+    rows = map_into_symbol(anchor, view, sv)
+    if rows is None:
+        return None
+    return Hit(path, view, rows[0], rows[1], "moved" if path != anchor.file else "renamed", confidence)
+
+
 def shifted_step(anchor: Anchor, view: FileView) -> Hit | None:
     """The file changed in one region clear of the anchored lines and their symbol, since the
     version the anchor was made on (a diff, not a search): they moved by the edit's line count."""

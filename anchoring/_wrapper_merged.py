@@ -19,10 +19,10 @@ from __future__ import annotations
 
 from limpet.anchoring._fileview import FileView
 from limpet.anchoring._fingerprint import blind_similarity
-from limpet.anchoring._mapping import compared_in_full, map_into_symbol
+from limpet.anchoring._mapping import compared_in_full
 from limpet.anchoring._references import new_in_scope
 from limpet.anchoring._statements import body_statements
-from limpet.anchoring._steps_local import Hit, name_likeness, parent_of
+from limpet.anchoring._steps_local import Hit, hit_in_symbol, name_likeness, parent_of
 from limpet.anchoring._symbols import FUNCTION_KINDS
 from limpet.anchoring._text import holds_word
 from limpet.model import Anchor
@@ -60,7 +60,4 @@ def wrapper_merged_step(anchor: Anchor, view: FileView, before: FileView | None)
             merged.append(best)
     if len(merged) != 1:
         return None
-    rows = map_into_symbol(anchor, view, merged[0])
-    if rows is None:
-        return None
-    return Hit(anchor.file, view, rows[0], rows[1], "renamed", 0.5)
+    return hit_in_symbol(anchor, anchor.file, view, merged[0], 0.5)
