@@ -42,7 +42,9 @@ def carried(anchor: Anchor, view: FileView) -> Anchor | None:
         rows = edit.new_end_row - edit.old_end_row
     else:
         return None
-    if not _candidates_kept(base, view, first, rows):
+    # Symbols moved whole by the edit (moved_from) are, near rows clear of it, the same symbols
+    # moved by `rows`: the band _reach covers holds every candidate.
+    if view.moved_from != base.hash and not _candidates_kept(base, view, first, rows):
         return None
     first, last = first + rows, last + rows
     start_byte, end_byte = view.lines.rows_span(first, last)
@@ -67,7 +69,8 @@ def _outline_kept(view: FileView, base_hash: str) -> tuple[FileView, Edit] | Non
         kept = None
         if base is not None and base is not view:
             edit = view.edit_from(base)
-            if _same_outline(base, view, edit):
+            view.symbols  # noqa: B018 - computed first: it may find the outline moved whole (moved_from)
+            if view.moved_from == base_hash or _same_outline(base, view, edit):
                 kept = (base, edit)
         view.memo[key] = kept
     return view.memo[key]

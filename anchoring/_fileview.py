@@ -28,7 +28,7 @@ VIEW_CACHE_SIZE = 64
 VIEW_CACHE_BYTES = 1_000_000
 
 
-class SymbolView(msgspec.Struct, eq=False):
+class SymbolView(msgspec.Struct, eq=False, gc=False):  # no cycle through it: untracked
     """A symbol plus the evidence the cascade compares (computed on demand)."""
 
     symbol: _symbols.Symbol
@@ -117,6 +117,7 @@ class FileView:
         self.cached = True  # in the view cache: keeps tree and matches for the next version
         self._previous = previous  # an earlier version of the same file: incremental parse
         self.memo: dict = {}  # derived values shared by every anchor into this content
+        self.moved_from: str | None = None  # a version whose symbols these are, moved by the edit since
 
     @property
     def line_count(self) -> int:
@@ -128,8 +129,12 @@ class FileView:
             return []
         previous = self._previous
         try:
-            matches = self._matches()
-            raw = _symbols.nest(_symbols.select(matches))
+            matches, kept = self._matches()
+            before = previous.__dict__.get("symbols") if kept and previous is not None else None
+            if before is not None:  # every definition moved whole: the previous nesting, moved
+                raw = _symbols.moved([sv.symbol for sv in before], self.edit_from(previous))
+            else:
+                raw = _symbols.nest(_symbols.select(matches))
         except Exception:  # noqa: BLE001 - a grammar failure degrades to text-only anchoring
             return []
         if self.cached:
@@ -138,7 +143,12 @@ class FileView:
             self.tree = None  # no next version parses from it; a tree is ~40x the bytes of its source
         src = self.source
         views = [SymbolView(s, src, i) for i, s in enumerate(raw)]
-        if previous is not None and previous.language == self.language:
+        if before is not None:
+            self.moved_from = previous.hash
+            for sv, old in zip(views, before, strict=True):  # the same bytes and names: the same evidence
+                if old.evidence:
+                    sv.adopt(old.evidence)
+        elif previous is not None and previous.language == self.language:
             self._share_evidence(previous, views)
         return views
 
@@ -165,17 +175,18 @@ class FileView:
             if same is not None and same.symbol.name == sym.name:
                 sv.adopt(same.evidence)
 
-    def _matches(self) -> list[_symbols.Match]:
-        """Parse and query; from an earlier version, both only where the edit reaches."""
+    def _matches(self) -> tuple[list[_symbols.Match], bool]:
+        """Parse and query; from an earlier version, both only where the edit reaches. True
+        with them when they are that version's matches, moved (see `_symbols.rematch`)."""
         previous, self._previous = self._previous, None  # never keep a chain of versions alive
         if previous is None or previous.language != self.language or previous.tree is None:
             self.tree = _languages.parse(self.language, self.source)
-            return _symbols.query_matches(self.language, self.tree)
+            return _symbols.query_matches(self.language, self.tree), False
         edit = self.edit_from(previous)
         old_tree = _edited_tree(previous.tree, previous.source, self.source, edit)
         self.tree = _languages.parse(self.language, self.source, old_tree)
         if previous.matches is None:
-            return _symbols.query_matches(self.language, self.tree)
+            return _symbols.query_matches(self.language, self.tree), False
         changed = [(r.start_byte, r.end_byte) for r in old_tree.changed_ranges(self.tree)]
         return _symbols.rematch(self.language, self.tree, previous.matches, edit, changed)
 

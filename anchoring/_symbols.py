@@ -45,8 +45,10 @@ Generic rules (no per-language code, ever):
 from __future__ import annotations
 
 import re
-from operator import itemgetter
+from operator import attrgetter
 from typing import TYPE_CHECKING, NamedTuple
+
+import msgspec
 
 from limpet.anchoring._languages import get_query, parse, range_safe
 
@@ -61,7 +63,11 @@ CLASS_LIKE = frozenset(
 )
 
 
-class Symbol(NamedTuple):  # a tuple: cheap to build by the hundred thousand
+class Symbol(msgspec.Struct, frozen=True, order=True, gc=False):
+    """One definition, nested: built by the hundred thousand (a workspace index holds every
+    file's), so a struct the cyclic collector never tracks (a tuple subclass stays tracked for
+    life) and that builds in a quarter of a NamedTuple's time."""
+
     name: str
     qualified_name: str
     kind: str
@@ -74,7 +80,7 @@ class Symbol(NamedTuple):  # a tuple: cheap to build by the hundred thousand
     parent: int | None
 
 
-class Match(NamedTuple):
+class Match(msgspec.Struct, frozen=True, order=True, gc=False):
     """One @definition match as plain values (no nodes): before deduplication and nesting.
 
     Kept per file content so that the next version of the file re-runs the query only
@@ -181,8 +187,8 @@ def select(matches: list[Match]) -> list[Match]:
         if old is None or (m.pattern, m.name_start_byte) < (old.pattern, old.name_start_byte):
             by_def[key] = m
     out = list(by_def.values())
-    out.sort(key=itemgetter(1), reverse=True)  # two stable C-keyed sorts: (start_byte, -end_byte)
-    out.sort(key=itemgetter(0))
+    out.sort(key=attrgetter("end_byte"), reverse=True)  # two stable C-keyed sorts: (start_byte, -end_byte)
+    out.sort(key=attrgetter("start_byte"))
     return out
 
 
@@ -260,8 +266,10 @@ def nest(selected: list[Match]) -> list[Symbol]:
     return symbols
 
 
-def rematch(language: str, tree, old: list[Match], edit: Edit, changed: list[tuple[int, int]]) -> list[Match]:
-    """The matches of `tree` (a new version parsed incrementally) from those of the old one.
+def rematch(language: str, tree, old: list[Match], edit: Edit,
+            changed: list[tuple[int, int]]) -> tuple[list[Match], bool]:
+    """The matches of `tree` (a new version parsed incrementally) from those of the old one,
+    and whether they are all the old ones (moved: no definition touched the edit).
 
     Outside the edit and tree-sitter's changed ranges both trees are the same, so
     a definition lying wholly outside their hull is the old match (shifted when
@@ -270,7 +278,7 @@ def rematch(language: str, tree, old: list[Match], edit: Edit, changed: list[tup
     (a full query for languages whose patterns a range query may miss).
     """
     if not range_safe(language):
-        return query_matches(language, tree)
+        return query_matches(language, tree), False
     lo = max(0, min([edit.start, *(a for a, _ in changed)]) - 1)
     hi = max([edit.new_end, *(b for _, b in changed)]) + 1
     delta, rows = edit.new_end - edit.old_end, edit.new_end_row - edit.old_end_row
@@ -282,5 +290,17 @@ def rematch(language: str, tree, old: list[Match], edit: Edit, changed: list[tup
     # tree-sitter's ranges are half-open; ours are closed (a definition ending at `lo` counts)
     fresh = [m for m in query_matches(language, tree, (max(0, lo - 1), hi + 1))
              if m.start_byte <= hi and m.end_byte >= lo]
-    return kept + fresh
+    return kept + fresh, not fresh and len(kept) == len(old)
+
+
+def moved(symbols: list[Symbol], edit: Edit) -> list[Symbol]:
+    """The symbols of a version whose every definition an edit left whole (each wholly before
+    or after it: `rematch` says so): those after it moved by its bytes and rows. What nesting
+    the new version's matches gives, without redoing it (an edit above every definition, a
+    line inserted at the top of a file, is the commonest)."""
+    start, delta, rows = edit.start, edit.new_end - edit.old_end, edit.new_end_row - edit.old_end_row
+    return [s if s.end_byte < start else
+            Symbol(s.name, s.qualified_name, s.kind, s.start_byte + delta, s.end_byte + delta, s.start_line + rows,
+                   s.end_line + rows, s.name_start_byte + delta, s.name_end_byte + delta, s.parent)
+            for s in symbols]
 
