@@ -7,6 +7,7 @@
     Change           what listeners receive when threads, files or the review change
     search_threads   regex search over comment bodies, bounded in time
     flush_all, end_of_command   what a process's services computed reaches the disk before it exits
+    serving          a server process's collector settings (called once by each serving door)
 
 The core alone talks to limpet.server.store and the engine; operations and doors use only
 the names exported here.
@@ -20,7 +21,7 @@ from limpet.server.core._datasets import RepositorySource, export_repositories, 
 from limpet.server.core._export import EXPORT_SCHEME, ImportReport, export_workspaces
 from limpet.server.core._filters import ThreadFilter, is_glob
 from limpet.server.core._ids import format_time, instant, local_author, utc_now
-from limpet.server.core._process import end_of_command, flush_all
+from limpet.server.core._process import end_of_command, flush_all, serving
 from limpet.server.core._reconcile import ReconcileReport
 from limpet.server.core._service import Service
 from limpet.server.core._validation import invalid_argument_from_decoding
@@ -44,6 +45,7 @@ __all__ = [
     "export_repositories",
     "export_workspaces",
     "flush_all",
+    "serving",
     "format_time",
     "instant",
     "invalid_argument_from_decoding",

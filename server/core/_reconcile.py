@@ -4,7 +4,9 @@ The engine (limpet.anchoring) decides where a thread belongs; this module feeds 
 stages what it found as derived state (the store keeps it in its private cache: a reconcile
 never writes a committed file). A thread is stale when its file's content hash differs from
 the one its position was computed against (`ThreadStore.checked`); a file whose hash is
-unchanged costs one stat (hashes are cached by size/mtime/inode/ctime), never a parse.
+unchanged costs one stat (hashes are cached by size/mtime/inode/ctime), never a parse, and
+in a process that reconciles again (a server) not even that: the kernel names the files
+written since they were hashed (store.FolderChanges), and only those are stat'ed.
 
 A process that never saw the workspace before the change (a fresh CLI command, a server
 started after a pull) asks git which version of the workspace the stale threads were anchored
@@ -31,7 +33,7 @@ import msgspec
 
 from limpet.model import Anchor, HistoryEvent, Thread, blake2b, content_hash, encode_json
 from limpet.server.core._ids import utc_now
-from limpet.server.store import FileHashes, FileState, GitHistory, ThreadStore, Workspace
+from limpet.server.store import FileHashes, FileState, FolderChanges, GitHistory, ThreadStore, Workspace
 
 if TYPE_CHECKING:
     from limpet.anchoring import Baseline, Candidate, Relocation, WorkspaceIndex
@@ -55,12 +57,26 @@ def reanchor(anchor: Anchor, source: bytes | None, index: WorkspaceIndex) -> Rel
 
 
 class HashCache:
-    """path → content hash, trusted while the file's stat is unchanged."""
+    """path → content hash, trusted while the file's stat is unchanged, or while the kernel
+    reported no change to it since its last stat (`settle`)."""
 
-    def __init__(self, workspace: Workspace, known: FileHashes | None = None) -> None:
+    def __init__(self, workspace: Workspace, known: FileHashes | None = None, *, watch: bool = True) -> None:
         self.ws = workspace
         self._known = known  # hashes earlier processes computed (and the ones to keep for later)
         self._hashes: dict[str, tuple[FileState, str]] = {}
+        self._folders = FolderChanges(str(workspace.root), watch=watch)
+
+    def settle(self, paths: Iterable[str]) -> dict[str, str]:
+        """path → hash for those of `paths` that no event changed since they were hashed (as
+        the kernel says now: a write is queued before it returns); the others need `hash_of`
+        and then `looked_at`."""
+        hashes = self._hashes
+        return {p: hashes[p][1] for p in self._folders.settle(paths) if p in hashes}
+
+    def looked_at(self, rel: str) -> None:
+        """`hash_of(rel)` just checked the file: `settle` may vouch for it from now on."""
+        if rel in self._hashes:
+            self._folders.looked_at(rel)
 
     def hash_of(self, rel: str, keep: dict[str, tuple[bytes, str]] | None = None) -> str | None:
         """keep: receives the bytes and their hash when they had to be read (a reconcile
@@ -138,11 +154,12 @@ class Reconciler:
         self.ws = workspace
         self._remember = remember  # see prime
         self.store = store
-        self.hashes = HashCache(workspace, store.file_hashes)
+        self.hashes = HashCache(workspace, store.file_hashes, watch=remember)
         self._index = None
         self._index_primed = False
         self._current: dict[str, tuple[list[Thread], str | None]] = {}  # see stale_in
         self._counted: dict[str, tuple[list[Thread], Counter[str]]] = {}  # see _store_counts
+        self._totals: Counter[str] = Counter()  # the sum of _counted's counts
 
     @property
     def index(self) -> WorkspaceIndex:
@@ -273,28 +290,36 @@ class Reconciler:
 
     def _store_counts(self, by_file: dict[str, list[Thread]]) -> Counter[str]:
         """Threads by health over the store's grouping by file. The store replaces a file's
-        list whenever one of its threads changes (see stale_in), so a list counted before is
-        counted from memory: reading the health of every thread costs more (thousands of
+        list whenever one of its threads changes (see stale_in), so the totals of the last
+        call are kept and adjusted for the lists that are not the ones counted then: reading
+        the health of every thread, or adding up every file's counts, costs more (thousands of
         objects spread over memory) than the threads a reconcile moves."""
-        counted, fresh = self._counted, {}
-        counts: Counter[str] = Counter()
+        counted, totals = self._counted, self._totals
         for path, ts in by_file.items():
             known = counted.get(path)
-            if known is None or known[0] is not ts:
-                known = (ts, Counter(map(_health, ts)))
-            fresh[path] = known
-            for health, n in known[1].items():
-                counts[health] += n
-        self._counted = fresh
-        return counts
+            if known is not None:
+                if known[0] is ts:
+                    continue
+                totals.subtract(known[1])
+            known = counted[path] = (ts, Counter(map(_health, ts)))
+            totals.update(known[1])
+        if len(counted) != len(by_file):  # files no thread is on any more
+            for path in counted.keys() - by_file.keys():
+                totals.subtract(counted.pop(path)[1])
+        return Counter(totals)  # the caller's to adjust
 
     def _stale_files(self, by_file: dict[str, list[Thread]], keep: dict[str, tuple[bytes, str]],
                      workspace: str | None) -> list[str]:
         out = []
         seen, checked = self._current, self.store.checked
-        self.hashes.prefetch(by_file)
+        quiet = self.hashes.settle(by_file)  # unchanged as the kernel says: no stat
+        self.hashes.prefetch(p for p in by_file if p not in quiet)
+        hash_of, looked_at = self.hashes.hash_of, self.hashes.looked_at
         for path, ts in by_file.items():
-            current = self.hashes.hash_of(path, keep)
+            current = quiet.get(path)
+            if current is None:
+                current = hash_of(path, keep)
+                looked_at(path)
             known = seen.get(path)
             if workspace is None and known is not None and known[0] is ts and known[1] == current:
                 continue  # this very list was found current at this content (see stale_in)
@@ -366,6 +391,13 @@ def _place(anchor: Anchor, health: str) -> dict[str, Any]:
     return {"file": anchor.file, "line_start": anchor.line_start, "line_end": anchor.line_end, "health": health}
 
 
+def _same(place: Any, anchor: Anchor, health: str) -> bool:
+    """Does a history entry's place (a dict read back from a file: anything) say `anchor`'s?"""
+    return type(place) is dict and len(place) == 4 and place.get("file") == anchor.file \
+        and place.get("line_start") == anchor.line_start and place.get("line_end") == anchor.line_end \
+        and place.get("health") == health
+
+
 def placement_history(history: tuple[HistoryEvent, ...], old: Anchor, old_health: str, new: Anchor,
                       new_health: str, method: str, confidence: float, now: str) -> tuple[HistoryEvent, ...]:
     """The history after a thread's derived place changed: one entry saying what happened
@@ -374,17 +406,18 @@ def placement_history(history: tuple[HistoryEvent, ...], old: Anchor, old_health
     nothing. Shifts of an anchored thread in a row (each edit above it) are one entry, from
     where the first started to where the last ended: the history does not grow with every save,
     and a shift undone leaves none."""
-    before, after = _place(old, old_health), _place(new, new_health)
-    if before == after:
+    same_place = (old.file, old.line_start, old.line_end) == (new.file, new.line_start, new.line_end)
+    if same_place and old_health == new_health:
         return history
+    before: Any = None
     last = history[-1] if history else None
     if (last is not None and last.event == "reanchored" and last.by == "limpet" and old_health == new_health
             and isinstance(last.details.get("to"), dict) and last.details["to"].get("health") == new_health):
         history, before = history[:-1], last.details["from"]  # continue the shift in progress
-        if before == after:
+        if _same(before, new, new_health):
             return history
-    same_place = (old.file, old.line_start, old.line_end) == (new.file, new.line_start, new.line_end)
     kind = "orphaned" if new_health == "orphaned" and old_health != "orphaned" else \
         "drifted" if new_health == "drifted" and same_place else "reanchored"
     return (*history, HistoryEvent(at=now, event=kind, by="limpet", details={
-        "from": before, "to": after, "method": method, "confidence": round(confidence, 4)}))
+        "from": _place(old, old_health) if before is None else before, "to": _place(new, new_health),
+        "method": method, "confidence": round(confidence, 4)}))

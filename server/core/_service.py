@@ -307,7 +307,7 @@ class Service:
             report = self._reconciler.run(self._select(flt), explicit=True)
         else:  # the whole store: reuse its grouping by file
             report = self._reconciler.run(None, self._store.by_file(), explicit=True)
-            report.problems = self._store.problems()
+            report.problems = self._store.problems(refresh=False)  # as of that very snapshot
         self._written(report.changed)
         return report
 

@@ -29,7 +29,7 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Mount, Route
 
-from limpet.server.core import Service
+from limpet.server.core import Service, serving
 from limpet.server.http._api import api_routes
 from limpet.server.http._events import EventHub
 from limpet.server.http._page_api import page_routes
@@ -187,6 +187,7 @@ def _banner(workspace: str, base: str, token: str | None, generated: bool) -> st
 def serve_http(workspace: str, *, groups: set[str] | None = None, host: str = "127.0.0.1",
                port: int | None = None, token: str | None = None) -> None:
     logging.basicConfig(level=logging.WARNING)
+    serving()
     loopback = is_loopback(host)
     generated = False
     if not loopback and not token:

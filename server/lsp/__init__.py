@@ -41,5 +41,8 @@ def serve_lsp(workspace: str | None = None, page_ports: Iterable[int] = ()) -> N
     """Serve LSP over stdio until the editor exits (stdout belongs to the protocol)."""
     import logging
 
+    from limpet.server.core import serving
+
     logging.basicConfig(level=logging.WARNING)
+    serving()
     build_server(workspace, page_ports).start_io()

@@ -8,7 +8,7 @@ from typing import Any
 import anyio
 import mcp_types as types
 
-from limpet.server.core import Service
+from limpet.server.core import Service, serving
 from limpet.server.mcp._build import build_mcp
 from limpet.server.mcp._payload import OrjsonWrites
 
@@ -20,6 +20,7 @@ def serve_stdio(workspace: str, groups: set[str] | None = None) -> None:
 
     # stdout belongs to the protocol: logs go to stderr, quietly.
     logging.basicConfig(level=logging.WARNING)
+    serving()
     app = build_mcp(Service(workspace), groups)
     app.writes_serialized = True  # OrjsonWrites below
     server = app.lowlevel()

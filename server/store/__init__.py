@@ -10,6 +10,7 @@
                          folder, reached through directory descriptors proved real
     cross_process_lock   the lock on the workspace folder; storage_failed (STORAGE_FAILED)
     watch_workspace      what other processes and editors change, as workspace paths
+    FolderChanges        workspace files no change was seen to since they were last looked at
     leave_frozen_at_exit  a one-shot process ends without the final collection's rescan
 
 What is committed and what stays private to a checkout: _layout.py (and docs/git.md).
@@ -36,6 +37,7 @@ from limpet.server.store._layout import (
     locate_workspace,
     storage_failed,
 )
+from limpet.server.store._loaded import FolderChanges
 from limpet.server.store._paths import IGNORED_DIRS, PROTECTED_DIRS, STORE_DIRNAME, FileState, Workspace
 from limpet.server.store._threads import DEFAULT_LOCK_TIMEOUT, NEVER, Apply, IdTaken, ThreadStore
 from limpet.server.store._untrusted import LazyLogger
@@ -62,6 +64,7 @@ __all__ = [
     "FileHashes",
     "GitHistory",
     "FileState",
+    "FolderChanges",
     "IdTaken",
     "LazyLogger",
     "ThreadStore",

@@ -41,7 +41,7 @@ import re
 import sqlite3
 import threading
 from collections.abc import Callable, Iterable
-from operator import attrgetter
+from operator import attrgetter, is_
 from pathlib import Path
 from typing import TypeVar
 
@@ -74,8 +74,9 @@ def _connect(folder: SafeDir) -> sqlite3.Connection:
     return conn
 
 
-class Derived(msgspec.Struct, frozen=True, kw_only=True):
-    """One thread's position in this checkout, and what it was computed against."""
+class Derived(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+    """One thread's position in this checkout, and what it was computed against (immutable
+    values only, never a cycle: untracked by the cyclic GC, as a reconcile stages thousands)."""
 
     base: str  # the event that set the committed anchor this was derived from
     anchor: Anchor
@@ -330,6 +331,9 @@ def in_time_order(committed: tuple[HistoryEvent, ...], derived: tuple[HistoryEve
 def _derived_only(history: tuple[HistoryEvent, ...], committed: tuple[HistoryEvent, ...]) -> tuple[HistoryEvent, ...]:
     """The entries of `history` re-anchoring added: those that are not the committed ones
     (the very objects: the overlay shows the committed history's own)."""
+    n = len(committed)
+    if len(history) >= n and all(map(is_, history, committed)):
+        return history[n:]  # the usual shape: the committed history, then what was added
     ids = {id(h) for h in committed}
     return tuple(h for h in history if id(h) not in ids)
 

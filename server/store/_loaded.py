@@ -24,12 +24,17 @@ its folder's events carry. Asking costs one ioctl when nothing happened.
 was replaced or deleted, the kernel's queue overflowed, no inotify): the caller then checks
 every file itself. `LIMPET_NO_INOTIFY=1` always answers ALL: for a store on a network file
 system, where the kernel does not see other machines' writes.
+
+`FolderChanges`: the same question for the workspace files threads are on, one tracker per
+folder holding them: a reconcile of the whole store stats only the files an event named
+since they were last looked at, not every file with threads.
 """
 
 from __future__ import annotations
 
 import functools
 import os
+import stat
 import threading
 import weakref
 from bisect import bisect_left, insort
@@ -43,7 +48,7 @@ from limpet.server.store._derived import NEVER
 from limpet.server.store._entries import Entry
 from limpet.server.store._untrusted import log
 
-__all__ = ["ALL", "DirTracker", "PlacedFiles", "ThreadOrder", "position"]
+__all__ = ["ALL", "DirTracker", "FolderChanges", "PlacedFiles", "ThreadOrder", "position"]
 
 
 _FEW = 64  # see ThreadOrder.added
@@ -303,11 +308,13 @@ def _entries_bytes(path: str) -> int:
 class DirTracker:
     """Changes to the files directly inside one folder, as seen by one reader."""
 
-    def __init__(self, path: Path, *, watch: bool = True) -> None:
+    def __init__(self, path: Path, *, watch: bool = True, at_once: bool = False) -> None:
         """watch=False: never ask the kernel (a process that reads the folder once and exits:
-        the first answer is ALL anyway, and inotify's import is ~8 ms of it)."""
+        the first answer is ALL anyway, and inotify's import is ~8 ms of it). at_once: watch
+        from the first look, however small the folder (its owner will ask again)."""
         self.path = str(path)
         self.watch = watch
+        self.at_once = at_once
         self.wd: int | None = None
         self.ino: int | None = None
         self.pending: set[str] | None = ALL
@@ -325,7 +332,7 @@ class DirTracker:
             return ALL
         if not self.asked:
             self.asked = True
-            if _entries_bytes(self.path) <= SMALL_FOLDER_BYTES:
+            if not self.at_once and _entries_bytes(self.path) <= SMALL_FOLDER_BYTES:
                 return ALL
         try:
             st = os.stat(self.path)
@@ -343,3 +350,52 @@ class DirTracker:
                     self.pending = ALL
             out, self.pending = self.pending, (set() if self.wd is not None else ALL)
         return out
+
+
+class FolderChanges:
+    """Workspace files no kernel event named since they were last looked at (one DirTracker per
+    folder, watching from its first look). Only a regular file of one link counts: a write
+    through a symlink or another link lands in a folder nobody watches. Calls are serialized."""
+
+    def __init__(self, root: str, *, watch: bool = True) -> None:
+        self._root = root
+        self._watch = watch  # False: a process that looks once (every answer is "look again")
+        self._trackers: dict[str, DirTracker] = {}
+        self._quiet: dict[str, set[str]] = {}  # folder -> its quiet files' names
+
+    def settle(self, paths: Iterable[str]) -> set[str]:
+        """Of `paths`, those no event named since `looked_at` (the kernel asked once a folder)."""
+        if not self._watch:
+            return set()
+        out: set[str] = set()
+        folders: dict[str, list[str]] = {}
+        for path in paths:
+            folder, _, name = path.rpartition("/")
+            folders.setdefault(folder, []).append(name)
+        for folder, names in folders.items():
+            tracker = self._trackers.get(folder)
+            if tracker is None:  # (a process that looks once has watch=False: never here)
+                tracker = self._trackers[folder] = DirTracker(Path(self._root, folder), at_once=True)
+            changed = tracker.changed()
+            quiet = self._quiet.get(folder)
+            if changed is ALL or quiet is None:
+                self._quiet.pop(folder, None)
+                continue
+            quiet -= changed
+            prefix = f"{folder}/" if folder else ""
+            out.update(prefix + name for name in names if name in quiet)
+        return out
+
+    def looked_at(self, path: str) -> None:
+        """`path` was just stat'ed (its hash is current as of now): quiet until an event names
+        it, if its folder is watched and it is a regular file of one link."""
+        folder, _, name = path.rpartition("/")
+        tracker = self._trackers.get(folder)
+        if tracker is None or tracker.wd is None:
+            return
+        try:
+            st = os.lstat(os.path.join(self._root, path))
+        except OSError:
+            return
+        if stat.S_ISREG(st.st_mode) and st.st_nlink == 1:
+            self._quiet.setdefault(folder, set()).add(name)

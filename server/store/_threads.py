@@ -197,9 +197,11 @@ class ThreadStore:
     def for_file(self, rel: str) -> list[Thread]:
         return list(self.by_file().get(rel, ()))
 
-    def problems(self) -> dict[str, list[str]]:
-        """Thread files limpet could not fully read, and why (after catching up with the disk)."""
-        self._refresh()
+    def problems(self, *, refresh: bool = True) -> dict[str, list[str]]:
+        """Thread files limpet could not fully read, and why (after catching up with the disk,
+        unless the caller just did: `refresh=False`)."""
+        if refresh:
+            self._refresh()
         # From the ids kept aside: a reconcile asks each time, and most threads have none.
         out = {f".limpet/threads/{tid}{EVENTS_SUFFIX}": list(self._entries[tid].problems)
                for tid in sorted(self._troubled)}
