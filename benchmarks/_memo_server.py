@@ -16,10 +16,10 @@ _invoke = app.invoke
 _memo: dict[str, Any] = {}
 
 
-def _remembered(service: Any, name: str, arguments: Any) -> Any:
-    key = f"{name} {sorted((arguments or {}).items())!r}"
+def _remembered(service: Any, name: str, arguments: Any, **options: Any) -> Any:
+    key = f"{name} {sorted((arguments or {}).items())!r} {sorted(options.items())!r}"
     if key not in _memo:
-        _memo[key] = _invoke(service, name, arguments)
+        _memo[key] = _invoke(service, name, arguments, **options)
     return _memo[key]
 
 
