@@ -115,7 +115,6 @@ FILENAMES: dict[str, str] = {
 
 
 @lru_cache(maxsize=8192)
-@lru_cache(maxsize=8192)  # asked for every new version of a file a reconcile re-anchors in
 def language_for_path(path: str) -> str | None:
     """Language name for a file path, or None (the caller falls back to text-only anchoring)."""
     name = os.path.basename(path.replace("\\", "/"))

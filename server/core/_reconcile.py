@@ -6,7 +6,8 @@ never writes a committed file). A thread is stale when its file's content hash d
 the one its position was computed against (`ThreadStore.checked`); a file whose hash is
 unchanged costs one stat (hashes are cached by size/mtime/inode/ctime), never a parse, and
 in a process that reconciles again (a server) not even that: the kernel names the files
-written since they were hashed (store.FolderChanges), and only those are stat'ed.
+written since they were hashed (store.FolderChanges), and only those are stat'ed (the hashes:
+_file_hashes.HashCache).
 
 A process that never saw the workspace before the change (a fresh CLI command, a server
 started after a pull) asks git which version of the workspace the stale threads were anchored
@@ -32,13 +33,14 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from limpet.model import Anchor, HistoryEvent, Thread, blake2b, content_hash, encode_json
+from limpet.server.core._file_hashes import HashCache
 from limpet.server.core._ids import utc_now
-from limpet.server.store import FileHashes, FileState, FolderChanges, GitHistory, ThreadStore, Workspace
+from limpet.server.store import GitHistory, ThreadStore, Workspace
 
 if TYPE_CHECKING:
     from limpet.anchoring import Baseline, Candidate, Relocation, WorkspaceIndex
 
-__all__ = ["Reconciler", "ReconcileReport", "HashCache", "placement_history"]
+__all__ = ["Reconciler", "ReconcileReport", "placement_history"]
 
 _health = attrgetter("health")
 
@@ -54,77 +56,6 @@ def reanchor(anchor: Anchor, source: bytes | None, index: WorkspaceIndex) -> Rel
         from limpet.anchoring import reanchor as engine_reanchor
         _engine_reanchor = engine_reanchor
     return _engine_reanchor(anchor, source, index)
-
-
-class HashCache:
-    """path → content hash, trusted while the file's stat is unchanged, or while the kernel
-    reported no change to it since its last stat (`settle`)."""
-
-    def __init__(self, workspace: Workspace, known: FileHashes | None = None, *, watch: bool = True) -> None:
-        self.ws = workspace
-        self._known = known  # hashes earlier processes computed (and the ones to keep for later)
-        self._hashes: dict[str, tuple[FileState, str]] = {}
-        self._folders = FolderChanges(str(workspace.root), watch=watch)
-
-    def settle(self, paths: Iterable[str]) -> dict[str, str]:
-        """path → hash for those of `paths` that no event changed since they were hashed (as
-        the kernel says now: a write is queued before it returns); the others need `hash_of`
-        and then `looked_at`."""
-        hashes = self._hashes
-        return {p: hashes[p][1] for p in self._folders.settle(paths) if p in hashes}
-
-    def looked_at(self, rel: str) -> None:
-        """`hash_of(rel)` just checked the file: `settle` may vouch for it from now on."""
-        if rel in self._hashes:
-            self._folders.looked_at(rel)
-
-    def hash_of(self, rel: str, keep: dict[str, tuple[bytes, str]] | None = None) -> str | None:
-        """keep: receives the bytes and their hash when they had to be read (a reconcile
-        re-anchors from them)."""
-        state = self.ws.state(rel)
-        if state is None:
-            self._hashes.pop(rel, None)
-            return None
-        cached = self._hashes.get(rel)
-        if cached and cached[0] == state:
-            return cached[1]
-        if self._known is not None:
-            digest = self._known.get(rel, state)
-            if digest is not None:
-                self._hashes[rel] = (state, digest)
-                return digest
-        data = self.ws.read_or_none(rel)
-        if data is None:
-            return None
-        digest = content_hash(data)
-        self._hashes[rel] = (state, digest)
-        if self._known is not None:
-            self._known.put(rel, state, digest)
-        if keep is not None:
-            keep[rel] = (data, digest)
-        return digest
-
-    def prefetch(self, paths: Iterable[str]) -> None:
-        """Look up what earlier processes hashed for these files, in one query."""
-        if self._known is not None:
-            self._known.prefetch(p for p in paths if p not in self._hashes)
-
-    def remember(self, rel: str, data: bytes) -> None:
-        state = self.ws.state(rel)
-        if state is not None:
-            self._hashes[rel] = (state, content_hash(data))
-
-    def workspace_hashes(self) -> dict[str, str]:
-        out: dict[str, str] = {}
-        for rel, state in self.ws.walk_sources().items():
-            cached = self._hashes.get(rel)
-            if cached and cached[0] == state:
-                out[rel] = cached[1]
-                continue
-            digest = self.hash_of(rel)
-            if digest is not None:
-                out[rel] = digest
-        return out
 
 
 class ReconcileReport(msgspec.Struct):
@@ -391,13 +322,6 @@ def _place(anchor: Anchor, health: str) -> dict[str, Any]:
     return {"file": anchor.file, "line_start": anchor.line_start, "line_end": anchor.line_end, "health": health}
 
 
-def _same(place: Any, anchor: Anchor, health: str) -> bool:
-    """Does a history entry's place (a dict read back from a file: anything) say `anchor`'s?"""
-    return type(place) is dict and len(place) == 4 and place.get("file") == anchor.file \
-        and place.get("line_start") == anchor.line_start and place.get("line_end") == anchor.line_end \
-        and place.get("health") == health
-
-
 def placement_history(history: tuple[HistoryEvent, ...], old: Anchor, old_health: str, new: Anchor,
                       new_health: str, method: str, confidence: float, now: str) -> tuple[HistoryEvent, ...]:
     """The history after a thread's derived place changed: one entry saying what happened
@@ -409,15 +333,15 @@ def placement_history(history: tuple[HistoryEvent, ...], old: Anchor, old_health
     same_place = (old.file, old.line_start, old.line_end) == (new.file, new.line_start, new.line_end)
     if same_place and old_health == new_health:
         return history
-    before: Any = None
+    after, before, continued = _place(new, new_health), None, False
     last = history[-1] if history else None
     if (last is not None and last.event == "reanchored" and last.by == "limpet" and old_health == new_health
             and isinstance(last.details.get("to"), dict) and last.details["to"].get("health") == new_health):
-        history, before = history[:-1], last.details["from"]  # continue the shift in progress
-        if _same(before, new, new_health):
+        history, before, continued = history[:-1], last.details["from"], True  # continue the shift in progress
+        if before == after:
             return history
     kind = "orphaned" if new_health == "orphaned" and old_health != "orphaned" else \
         "drifted" if new_health == "drifted" and same_place else "reanchored"
     return (*history, HistoryEvent(at=now, event=kind, by="limpet", details={
-        "from": _place(old, old_health) if before is None else before, "to": _place(new, new_health),
-        "method": method, "confidence": round(confidence, 4)}))
+        "from": before if continued else _place(old, old_health), "to": after, "method": method,
+        "confidence": round(confidence, 4)}))

@@ -41,7 +41,7 @@ import re
 import sqlite3
 import threading
 from collections.abc import Callable, Iterable
-from operator import attrgetter, is_
+from operator import attrgetter
 from pathlib import Path
 from typing import TypeVar
 
@@ -331,9 +331,6 @@ def in_time_order(committed: tuple[HistoryEvent, ...], derived: tuple[HistoryEve
 def _derived_only(history: tuple[HistoryEvent, ...], committed: tuple[HistoryEvent, ...]) -> tuple[HistoryEvent, ...]:
     """The entries of `history` re-anchoring added: those that are not the committed ones
     (the very objects: the overlay shows the committed history's own)."""
-    n = len(committed)
-    if len(history) >= n and all(map(is_, history, committed)):
-        return history[n:]  # the usual shape: the committed history, then what was added
     ids = {id(h) for h in committed}
     return tuple(h for h in history if id(h) not in ids)
 

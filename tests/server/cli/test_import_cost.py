@@ -10,7 +10,7 @@ import sys
 
 from limpet.anchoring import content_hash as engine_hash
 from limpet.model import content_hash as model_hash
-from limpet.server.core import Service, _reconcile, flush_all
+from limpet.server.core import Service, _file_hashes, _reconcile, flush_all
 from limpet.server.operations import OPERATION_MODULES, REGISTRY
 
 # Modules a read of threads whose files did not change never needs.
@@ -89,7 +89,7 @@ def test_a_fresh_read_leaves_settled_orphans_alone(workspace, monkeypatch):
         raise AssertionError("a read of a settled orphan searched the workspace")
 
     monkeypatch.setattr(_reconcile, "reanchor", forbidden)
-    monkeypatch.setattr(_reconcile.HashCache, "workspace_hashes", forbidden)
+    monkeypatch.setattr(_file_hashes.HashCache, "workspace_hashes", forbidden)
     fresh = Service(workspace, one_shot=True)
     assert [(x.id, x.health) for x in fresh.threads()] == [(t.id, "orphaned")]
     assert fresh.get(t.id).health == "orphaned"
