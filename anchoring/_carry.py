@@ -23,6 +23,8 @@ from limpet.model import ANCHOR_VERSION, Anchor
 
 __all__ = ["carried"]
 
+_UNSEEN = object()
+
 
 def carried(anchor: Anchor, view: FileView) -> Anchor | None:
     """The anchor at its place in `view`, or None when only the cascade can tell."""
@@ -64,7 +66,8 @@ def _outline_kept(view: FileView, base_hash: str) -> tuple[FileView, Edit] | Non
     """(the view of `base_hash`, the edit from it to `view`) when that version is cached and the
     edit kept the file's outline (once per pair of versions)."""
     key = ("outline kept", base_hash)
-    if key not in view.memo:
+    kept = view.memo.get(key, _UNSEEN)
+    if kept is _UNSEEN:
         base = cached_view_of(view.language, base_hash)
         kept = None
         if base is not None and base is not view:
@@ -72,8 +75,9 @@ def _outline_kept(view: FileView, base_hash: str) -> tuple[FileView, Edit] | Non
             view.symbols  # noqa: B018 - computed first: it may find the outline moved whole (moved_from)
             if view.moved_from == base_hash or _same_outline(base, view, edit):
                 kept = (base, edit)
+                view.nonblank_after(base, edit)  # what the next edit's carried anchors read (_reach)
         view.memo[key] = kept
-    return view.memo[key]
+    return kept
 
 
 def _same_outline(base: FileView, view: FileView, edit: Edit) -> bool:

@@ -8,6 +8,7 @@ Symbols, normalized rows and hashes are computed lazily, on first use.
 from __future__ import annotations
 
 from array import array
+from bisect import bisect_left, bisect_right
 from collections import OrderedDict
 from functools import cached_property
 from itertools import compress
@@ -142,13 +143,11 @@ class FileView:
         else:  # left the cache before its symbols were asked for (a workspace index's view):
             self.tree = None  # no next version parses from it; a tree is ~40x the bytes of its source
         src = self.source
-        views = [SymbolView(s, src, i) for i, s in enumerate(raw)]
-        if before is not None:
+        if before is not None:  # the same bytes and names: the same evidence, one dict for both
             self.moved_from = previous.hash
-            for sv, old in zip(views, before, strict=True):  # the same bytes and names: the same evidence
-                if old.evidence:
-                    sv.adopt(old.evidence)
-        elif previous is not None and previous.language == self.language:
+            return [SymbolView(s, src, i, old.evidence) for i, (s, old) in enumerate(zip(raw, before, strict=True))]
+        views = [SymbolView(s, src, i) for i, s in enumerate(raw)]
+        if previous is not None and previous.language == self.language:
             self._share_evidence(previous, views)
         return views
 
@@ -224,17 +223,43 @@ class FileView:
     @cached_property
     def rows(self) -> list[str]:
         """Stripped text of every row (the whitespace-blind view used for matching)."""
-        text = self.lines.source.decode("utf-8", "replace")
-        if text.startswith("\ufeff"):
+        return self._stripped_rows(0, self.lines.count - 1)
+
+    def _stripped_rows(self, first: int, last: int) -> list[str]:
+        """Stripped text of rows [first, last] (`rows`' values, for those rows only)."""
+        if last < first:
+            return []
+        start, end = self.lines.starts[first], self.lines.rows_span(last, last)[1]
+        text = self.lines.source[start:end].decode("utf-8", "replace")  # no UTF-8 sequence holds a \n
+        if first == 0 and text.startswith("\ufeff"):
             text = text[1:]
-        rows = list(map(str.strip, text.split("\n")))  # C speed: each new version of a file pays it
-        return rows[: self.lines.count]
+        return list(map(str.strip, text.split("\n")))  # C speed: each new version of a file pays it
 
     @cached_property
     def nonblank(self) -> list[int]:
         """Rows with text, in order (bisectable: context is read from here)."""
         rows = self.rows
         return list(compress(range(len(rows)), rows))
+
+    def nonblank_after(self, base: FileView, edit: _symbols.Edit) -> list[int]:
+        """`nonblank`, from `base`'s when that is known (`edit` made this version of it): the
+        rows clear of the edit are the same rows, shifted; only the edited ones are read. The
+        next edit's carried anchors read this version's context rows, and reading every row of
+        a file costs more than the anchors of a small edit."""
+        known = self.__dict__.get("nonblank")
+        if known is not None:
+            return known
+        before = base.__dict__.get("nonblank")
+        if before is None or base.line_count == 0 or self.line_count == 0:
+            return self.nonblank
+        first, old_last = edit.start_row, min(edit.old_end_row, base.line_count - 1)
+        new_last, delta = min(edit.new_end_row, self.line_count - 1), edit.new_end_row - edit.old_end_row
+        head = before[: bisect_left(before, first)]
+        middle = [first + i for i, text in enumerate(self._stripped_rows(first, new_last)) if text]
+        tail = before[bisect_right(before, old_last):]
+        out = head + middle + ([r + delta for r in tail] if delta else tail)
+        self.__dict__["nonblank"] = out
+        return out
 
     @cached_property
     def row_index(self) -> dict[str, list[int]]:
@@ -252,7 +277,8 @@ class FileView:
         """Is `text` what rows [first, last] read? (Compared as bytes when it can be.) `span`:
         their byte span, when the caller has it."""
         start, end = span or self.lines.rows_span(first, last)
-        if self.source[start:end] == text.encode("utf-8", "surrogatepass"):
+        encoded = text.encode("utf-8", "surrogatepass")
+        if end - start == len(encoded) and self.source.startswith(encoded, start):  # no copy of the rows
             return True
         return self.text(first, last) == text  # CRLF, a BOM, invalid UTF-8
 

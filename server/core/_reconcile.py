@@ -307,7 +307,7 @@ class Reconciler:
                                     rel.confidence, now)
         # Lines, file or health that move are a change an incremental export must find: updated_at
         # moves with them (derived, like the position; a committed updated_at stays as written).
-        placed = (new.file, new.line_start, new.line_end) != (old.file, old.line_start, old.line_end)
+        placed = new.line_start != old.line_start or new.line_end != old.line_end or new.file != old.file
         return t.evolve(
             anchor=rel.anchor,
             health=rel.health,
@@ -330,7 +330,7 @@ def placement_history(history: tuple[HistoryEvent, ...], old: Anchor, old_health
     nothing. Shifts of an anchored thread in a row (each edit above it) are one entry, from
     where the first started to where the last ended: the history does not grow with every save,
     and a shift undone leaves none."""
-    same_place = (old.file, old.line_start, old.line_end) == (new.file, new.line_start, new.line_end)
+    same_place = old.line_start == new.line_start and old.line_end == new.line_end and old.file == new.file
     if same_place and old_health == new_health:
         return history
     after, before, continued = _place(new, new_health), None, False

@@ -55,6 +55,21 @@ def is_ignored(name: str) -> bool:
 _CANONICAL_KEPT = 200_000
 
 
+
+_READ_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+
+
+def _read_to_end(fd: int, size: int) -> bytes:
+    """The bytes of an open regular file of `size` bytes (as its stat said): one read, unless
+    it grew since (a read of one byte more tells), then to its end."""
+    data = os.read(fd, size + 1)
+    if len(data) <= size:  # a regular file reads short only at its end
+        return data
+    chunks = [data]
+    while chunk := os.read(fd, 1 << 16):
+        chunks.append(chunk)
+    return b"".join(chunks)
+
 class FileState(NamedTuple):
     """What stat says about a file: enough to know whether its bytes may have changed.
     (A tuple: built and compared at C speed, once per file per read.)"""
@@ -204,12 +219,23 @@ class Workspace:
         if not stat.S_ISREG(st.st_mode):
             raise InvalidPath(f"Not a regular file: {rel}", field=field, details={"path": rel})
         try:
-            with open(path, "rb") as fh:
-                return fh.read()
+            # The path checked above, opened without following a symlink put there since (ELOOP),
+            # without waiting on a FIFO put there since (O_NONBLOCK; checked again on the open
+            # file), in two system calls where a Python file object takes more.
+            fd = os.open(path, _READ_FLAGS)
         except FileNotFoundError:
             raise FileNotFound(f"File not found: {rel}", field=field, details={"filePath": rel}) from None
         except OSError as exc:
             raise InvalidPath(f"Cannot read {rel}: {exc.strerror}", field=field, details={"path": rel}) from None
+        try:
+            st = os.fstat(fd)
+            if not stat.S_ISREG(st.st_mode):
+                raise InvalidPath(f"Not a regular file: {rel}", field=field, details={"path": rel})
+            return _read_to_end(fd, st.st_size)
+        except OSError as exc:
+            raise InvalidPath(f"Cannot read {rel}: {exc.strerror}", field=field, details={"path": rel}) from None
+        finally:
+            os.close(fd)
 
     def read_or_none(self, rel: str) -> bytes | None:
         """Bytes of a file that may be gone (reconcile): None instead of FILE_NOT_FOUND."""
