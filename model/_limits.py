@@ -57,6 +57,9 @@ READ_BUDGETS: tuple[Budget, ...] = (
            "details), measured before parsing", "as MAX_RECORD_BYTES; a new event nested deeper is INVALID_ARGUMENT"),
     Budget("(duplicate keys)", 0, "repeats", "keys repeated in one object of a record (parsers keep the last "
            "one silently)", "as MAX_RECORD_BYTES: the record is refused, never applied"),
+    Budget("(wide integers)", 0, "integers", "integers in a free-form value (`ai_meta`, history details) "
+           "outside the signed and unsigned 64-bit range (JSON sets no bound; JSON writers keep no more)",
+           "the thread is refused (reported), the rest served; a cache row dropped and recomputed"),
     Budget("MAX_EVENTS", MAX_EVENTS, "events", "events of one thread (its files together)",
            "the thread is not folded: STORE_CORRUPTED naming the file; the rest of the store is served"),
     Budget("MAX_MERGES", MAX_MERGES, "events", "`snapshot` events of one thread that merge a whole thread "

@@ -51,7 +51,7 @@ import orjson
 from limpet.model import Anchor, Health, HistoryEvent, Thread
 from limpet.server.store._confined import Confined, SafeDir, Unconfined
 from limpet.server.store._paths import FileState
-from limpet.server.store._untrusted import bounded, check_keys, check_record, log, vet_anchor
+from limpet.server.store._untrusted import bounded, check_keys, check_record, log, vet_anchor, vet_history
 
 __all__ = ["Checked", "Derived", "DerivedCache", "FileHashes", "NEVER", "Positions"]
 
@@ -96,10 +96,12 @@ _TIMESTAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,9})?Z")
 
 def _vetted(d: Derived) -> Derived:
     """The row, if its values are ones limpet writes (ValueError otherwise: a confidence of
-    1e308 or a megabyte of method read back as the thread's)."""
+    1e308, a megabyte of method or an integer of 30 digits in its history read back as the
+    thread's)."""
     if not 0.0 <= d.confidence <= 1.0 or not _METHOD.fullmatch(d.method) or \
             (d.moved_at is not None and not _TIMESTAMP.fullmatch(d.moved_at)):
         raise ValueError("a value limpet never writes")
+    vet_history(d.history)
     return d
 
 

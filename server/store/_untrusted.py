@@ -50,12 +50,13 @@ from limpet.model import (
     MAX_NESTING,
     MAX_RECORD_BYTES,
     Anchor,
+    HistoryEvent,
     LimpetError,
     Thread,
 )
 
 __all__ = ["LazyLogger", "Refused", "bounded", "check_keys", "check_record", "load_record", "log",
-           "nested_deeper", "vet_anchor", "vet_thread"]
+           "nested_deeper", "vet_anchor", "vet_free_form", "vet_history", "vet_thread"]
 
 
 _STRING = re.compile(rb'"(?:[^"\\]++|\\.)*+"')  # linear on valid JSON (strings are consumed whole)
@@ -193,6 +194,36 @@ def vet_thread(t: Thread, normalize: Normalize) -> None:
     vet_anchor(t.anchor, normalize)
     if not t.comments:
         raise ValueError("a thread without comments")
+    if t.ai_meta is not None:
+        vet_free_form(t.ai_meta, "ai_meta")
+    vet_history(t.history)
+
+
+# What a JSON writer keeps (orjson: a signed or unsigned 64-bit integer; JSON itself sets no
+# bound, so a parser reads `1` followed by 30 zeros as an integer no answer could then carry).
+_INT_MIN, _INT_MAX = -(1 << 63), (1 << 64) - 1
+
+
+def vet_free_form(value: Any, what: str) -> None:
+    """ValueError when a free-form value read from disk (`ai_meta`, a history entry's details)
+    holds an integer out of the range JSON writers keep: every answer showing the thread (a
+    listing of hundreds) would fail on it."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        kind = type(item)
+        if kind is dict:
+            stack.extend(item.values())
+        elif kind is list:
+            stack.extend(item)
+        elif kind is int and not _INT_MIN <= item <= _INT_MAX:
+            raise ValueError(f"{what} holds an integer of {len(str(abs(item)))} digits, out of the 64-bit range")
+
+
+def vet_history(history: tuple[HistoryEvent, ...]) -> None:
+    for event in history:
+        if event.details:
+            vet_free_form(event.details, f"the details of a `{event.event[:40]}` history entry")
 
 
 def bounded(a: Anchor) -> Anchor:

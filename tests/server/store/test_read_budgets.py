@@ -319,3 +319,54 @@ def test_merging_snapshots_past_their_budget_are_reported_not_applied(service):
     folded, _, _ = fold(RULES, thread, events, problems)
     assert folded is not None
     assert len(problems) == 3 and all("MAX_MERGES" in p for p in problems)  # the first is no merge: nothing to merge into
+
+
+# -- integers no JSON writer keeps --------------------------------------------------------------
+WIDE = "1" + "0" * 30  # JSON sets no bound; a parser reads it as an integer no answer can carry
+
+
+def test_a_thread_whose_ai_meta_holds_a_30_digit_integer_is_refused_and_the_rest_served(workspace, limpet_cmd):
+    svc = Service(workspace)
+    good = svc.add("PLAN.md", 1, 2, "good").id
+    bad = svc.add("src/auth.py", 1, 2, "bad").id
+    path = _thread_file(workspace, bad)
+    path.write_bytes(_with_ai_meta(path.read_bytes(), f'{{"n":{WIDE},"edge":18446744073709551615}}'))
+    _no_backups(workspace)
+    fresh = Service(workspace)
+    listed = invoke(fresh, "comment_list", {})[1]
+    assert [t["id"] for t in listed["threads"]] == [good]
+    problems = invoke(fresh, "comment_reconcile", {})[1]["problems"]
+    assert any("out of the 64-bit range" in " ".join(said) for said in problems.values()), problems
+    done = subprocess.run([*limpet_cmd, "list", "--json"], cwd=workspace, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    assert [t["id"] for t in json.loads(done.stdout)["threads"]] == [good]
+
+
+def test_the_edge_of_the_64_bit_range_is_kept(workspace):
+    svc = Service(workspace)
+    tid = svc.add("src/auth.py", 1, 2, "edge").id
+    path = _thread_file(workspace, tid)
+    path.write_bytes(_with_ai_meta(path.read_bytes(), '{"max":18446744073709551615,"min":-9223372036854775808}'))
+    thread = Service(workspace).get(tid)
+    assert thread.ai_meta == {"max": 2**64 - 1, "min": -(2**63)}
+    assert orjson.loads(orjson.dumps(thread.to_wire()))["ai_meta"] == thread.ai_meta
+
+
+def test_a_derived_cache_row_with_a_30_digit_integer_in_its_history_is_dropped_and_recomputed(workspace):
+    svc = Service(workspace)
+    tid = svc.add("src/auth.py", 10, 14, "thread").id
+    source = workspace / "src" / "auth.py"
+    source.write_text("# moved down\n" + source.read_text())
+    svc.threads()
+    svc.flush()
+    db_path = workspace / ".limpet" / "cache" / "derived.sqlite"
+    with sqlite3.connect(db_path) as db:
+        (record,) = db.execute("SELECT record FROM derived WHERE thread = ?", (tid,)).fetchone()
+        at = record.rindex(b'"method":"exact"')  # the history entry's details (the row's own comes first)
+        assert at > record.index(b'"history"')
+        hostile = record[:at] + b'"n":' + WIDE.encode() + b"," + record[at:]
+        db.execute("UPDATE derived SET record = ? WHERE thread = ?", (hostile, tid))
+    fresh = Service(workspace)
+    wire = invoke(fresh, "comment_show", {"thread_id": tid})[1]["thread"]
+    assert (wire["line_start"], wire["health"]) == (11, "anchored")  # placed again, not read from the row
+    assert WIDE not in json.dumps(wire)
