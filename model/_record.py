@@ -11,6 +11,9 @@ wire does with it.
     flat(*names)           a record of which the wire spells the fields `names` at this level
     counted(name)          a list the wire precedes with its length as `name` (an extra)
     places(n)              a float written rounded to n places (in the record and on the wire)
+    plain_numbers()        a free-form value whose numbers msgspec and orjson spell alike
+                           (integers within 64 bits, floats below 1e16: what limpet writes,
+                           and what the store checks when it reads one)
 
 Nothing else spells a record's fields: adding one to the struct adds it to the record, the
 wire (unless hidden) and the tools' schema (unless an extra); docs/architecture.md.
@@ -36,6 +39,7 @@ __all__ = [
     "encode_json",
     "flat",
     "places",
+    "plain_numbers",
     "rounded_fields",
     "sequence_fields",
     "wire_fields",
@@ -56,6 +60,10 @@ def counted(name: str) -> msgspec.Meta:
 
 def places(n: int) -> msgspec.Meta:
     return msgspec.Meta(extra={"places": n})
+
+
+def plain_numbers() -> msgspec.Meta:
+    return msgspec.Meta(extra={"plain_numbers": True})
 
 
 class Record(msgspec.Struct, frozen=True, gc=False):
@@ -216,6 +224,8 @@ def _as_orjson_writes(tp: Any) -> Any:
     rewritten as its own wire struct, so only those values go through orjson."""
     origin = typing.get_origin(tp)
     if origin is Annotated:
+        if _unmarked(tp)[1].get("plain_numbers"):
+            return None  # msgspec writes it as orjson does (see plain_numbers)
         return _as_orjson_writes(tp.__origin__)
     if origin is Literal:
         return None if all(isinstance(a, (str, int)) for a in typing.get_args(tp)) else _orjson_raw()

@@ -24,6 +24,7 @@ from limpet.model._record import (
     counted,
     flat,
     places,
+    plain_numbers,
     rounded_fields,
     sequence_fields,
 )
@@ -54,7 +55,10 @@ class HistoryEvent(Record):
     at: str
     event: str  # created, replied, edited, resolved, reopened, moved, reanchored, imported
     by: str | None = None
-    details: dict[str, Any] = msgspec.field(default_factory=dict)
+    # What limpet writes here holds strings, integers and the engine's confidence (0 to 1): its
+    # JSON is written by msgspec as orjson writes it, with no conversion (a reconcile answers
+    # with hundreds of histories); the store refuses other numbers when it reads one.
+    details: Annotated[dict[str, Any], plain_numbers()] = msgspec.field(default_factory=dict)
 
 
 class Snapshot(Record, omit_defaults=True):

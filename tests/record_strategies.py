@@ -24,6 +24,11 @@ lines = st.integers(min_value=1, max_value=10_000)
 json_scalars = st.none() | st.booleans() | st.integers(-2**53, 2**53) | st.floats(allow_nan=False, allow_infinity=False) | text
 json_values = st.recursive(json_scalars, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(text, inner, max_size=3),
                            max_leaves=4)
+# What a history entry's details may hold as read (limpet.model's plain_numbers: floats below 1e16)
+plain_scalars = st.none() | st.booleans() | st.integers(-2**63, 2**64 - 1) | \
+    st.floats(min_value=-9.999e15, max_value=9.999e15) | text
+plain_values = st.recursive(plain_scalars, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(text, inner, max_size=3),
+                            max_leaves=4)
 hexes = st.text("0123456789abcdef", min_size=0, max_size=32)
 sketches = st.lists(st.integers(0, 2**32 - 1), max_size=4).map(lambda v: "".join(f"{x:08x}" for x in v))
 
@@ -49,7 +54,7 @@ comments = st.builds(Comment, id=names, body=text.filter(bool) | st.just("x"), a
 decisions = st.builds(Decision, summary=text, decider=names, decided_at=stamps,
                       status=st.sampled_from(["resolved", "wontfix"]))
 history_events = st.builds(HistoryEvent, at=stamps, event=st.sampled_from(["created", "replied", "moved"]),
-                           by=st.none() | names, details=st.dictionaries(text, json_values, max_size=3))
+                           by=st.none() | names, details=st.dictionaries(text, plain_values, max_size=3))
 snapshots = st.builds(Snapshot, at=stamps, file=names, line_start=lines, line_end=lines, text=text, gone=st.booleans())
 
 

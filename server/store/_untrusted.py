@@ -204,10 +204,11 @@ def vet_thread(t: Thread, normalize: Normalize) -> None:
 _INT_MIN, _INT_MAX = -(1 << 63), (1 << 64) - 1
 
 
-def vet_free_form(value: Any, what: str) -> None:
+def vet_free_form(value: Any, what: str, *, plain: bool = False) -> None:
     """ValueError when a free-form value read from disk (`ai_meta`, a history entry's details)
     holds an integer out of the range JSON writers keep: every answer showing the thread (a
-    listing of hundreds) would fail on it."""
+    listing of hundreds) would fail on it. `plain`: nor a float of 1e16 or more, which limpet
+    never writes there (msgspec and orjson spell those differently: limpet.model's plain_numbers)."""
     stack = [value]
     while stack:
         item = stack.pop()
@@ -218,12 +219,18 @@ def vet_free_form(value: Any, what: str) -> None:
             stack.extend(item)
         elif kind is int and not _INT_MIN <= item <= _INT_MAX:
             raise ValueError(f"{what} holds an integer of {len(str(abs(item)))} digits, out of the 64-bit range")
+        elif plain and kind is float and abs(item) >= _PLAIN_FLOAT:
+            raise ValueError(f"{what} holds {item!r}, a number limpet never writes there")
+
+
+_PLAIN_FLOAT = 1e16  # (infinity included: JSON has none, a parser may still make one)
 
 
 def vet_history(history: tuple[HistoryEvent, ...]) -> None:
+    """ValueError when a history entry read from disk holds numbers limpet never writes."""
     for event in history:
         if event.details:
-            vet_free_form(event.details, f"the details of a `{event.event[:40]}` history entry")
+            vet_free_form(event.details, f"the details of a `{event.event[:40]}` history entry", plain=True)
 
 
 def bounded(a: Anchor) -> Anchor:

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from record_strategies import anchors, comments, decisions, history_events, snapshots, threads
 
 from limpet.model import PLACE, Anchor, Comment, Decision, HistoryEvent, Thread, encode_json, wire_fields
+from limpet.model._record import WireView
 
 
 def _json(value):
@@ -51,18 +52,27 @@ def test_the_wire_carries_the_thread_but_its_evidence_and_snapshots(t: Thread):
 @given(st.lists(threads(), max_size=3), st.dictionaries(st.text(max_size=8), st.integers(0, 10**6), max_size=3))
 def test_the_wire_json_written_from_the_records_is_byte_for_byte_the_wire_dicts(ts: list[Thread], counts):
     """A reconcile's answer is written straight from the records (`wire_struct`, msgspec): the
-    same bytes orjson writes of the dicts, whatever the free-form values (ai_meta, history
-    details: floats such as 1e+16, nested lists) and the rounded confidence hold."""
+    same bytes orjson writes of the dicts, whatever the free-form values hold (ai_meta: floats
+    such as 1e+16, nested lists; history details: what the store lets through, plain numbers)
+    and the rounded confidence."""
     assert encode_json({"counts": counts, "changed": [t.wire_struct() for t in ts]}) == orjson.dumps(
         {"counts": counts, "changed": [t.to_wire() for t in ts]})
 
 
 def test_the_wire_json_spells_floats_as_orjson_does():
     t = next(iter(_examples()))
-    event = HistoryEvent("2026-11-22T10:00:00Z", "moved", "limpet", {"big": 1e16, "small": 1e-7, "n": [2.5, None]})
-    t = t.evolve(ai_meta={"score": 1e22}, history=(event,), anchor_confidence=0.123456)
+    event = HistoryEvent("2026-11-22T10:00:00Z", "moved", "limpet", {"near": 9.9e15, "small": 1e-7, "n": [2.5, None]})
+    t = t.evolve(ai_meta={"score": 1e22, "big": 1e16}, history=(event,), anchor_confidence=0.123456)
     assert encode_json(t.wire_struct()) == orjson.dumps(t.to_wire())
     assert b'"big":1e+16' in encode_json(t.wire_struct()) and b'"anchor_confidence":0.1235' in encode_json(t.wire_struct())
+
+
+def test_history_details_are_written_by_msgspec_itself():
+    """History details hold what limpet writes (plain numbers: msgspec and orjson spell them
+    alike), so an answer writes them with no conversion; the store refuses other numbers when
+    it reads them (tests/server/store/test_read_budgets.py)."""
+    wire = WireView(Thread)
+    assert {wire.names[i] for i, _ in wire._converts} == {"ai_meta", "anchor_confidence"}
 
 
 def test_every_confidence_is_written_by_msgspec_itself_as_orjson_writes_it():

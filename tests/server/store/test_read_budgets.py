@@ -21,6 +21,7 @@ from limpet.model import (
     MAX_EVENTS,
     MAX_NESTING,
     READ_BUDGETS,
+    HistoryEvent,
     InvalidArgument,
     StoreCorrupted,
 )
@@ -28,7 +29,7 @@ from limpet.server.core import Service
 from limpet.server.core._edits import RULES
 from limpet.server.operations import invoke
 from limpet.server.store._events import dump_event, fold, parse_events
-from limpet.server.store._untrusted import Refused, check_record, load_record
+from limpet.server.store._untrusted import Refused, check_record, load_record, vet_history
 
 DOCS = Path(__file__).resolve().parents[3] / "docs" / "torture.md"
 
@@ -370,3 +371,16 @@ def test_a_derived_cache_row_with_a_30_digit_integer_in_its_history_is_dropped_a
     wire = invoke(fresh, "comment_show", {"thread_id": tid})[1]["thread"]
     assert (wire["line_start"], wire["health"]) == (11, "anchored")  # placed again, not read from the row
     assert WIDE not in json.dumps(wire)
+
+
+@pytest.mark.parametrize("number", [1e16, -2.5e300, float("inf"), 10**30])
+def test_a_history_entry_holding_a_number_limpet_never_writes_is_refused(number):
+    """History details are written with no conversion (limpet.model's plain_numbers): what
+    reaches an answer holds only numbers msgspec and orjson spell alike."""
+    with pytest.raises(ValueError):
+        vet_history((HistoryEvent("2026-11-22T10:00:00Z", "reanchored", "limpet", {"to": {"n": [number]}}),))
+
+
+def test_the_numbers_limpet_writes_in_a_history_pass():
+    vet_history((HistoryEvent("2026-11-22T10:00:00Z", "reanchored", "limpet",
+                              {"confidence": 1.0, "near": 9.9e15, "n": [2**64 - 1, -(2**63)], "nan": float("nan")}),))
