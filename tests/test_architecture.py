@@ -183,7 +183,8 @@ PATH_METHODS = {"unlink", "mkdir", "rmdir", "rename", "write_text", "write_bytes
                 "touch", "iterdir", "symlink_to", "hardlink_to", "glob", "rglob"}
 OUTSIDE_THE_STORE = {  # (module, call): what it reaches instead of limpet's own files
     ("limpet.server.store._layout", "os.open"): "the workspace folder itself, for its flock",
-    ("limpet.server.store._paths", "open"): "workspace sources, each checked by Workspace._real first",
+    ("limpet.server.store._paths", "os.open"): "workspace sources, each checked by Workspace._real first "
+                                               "and opened without following a symlink",
     ("limpet.server.store._layout", ".read_text"): "a `.git` file naming the git dir (git's, read as git does)",
     ("limpet.server.core._github", "open"): "the import's input file, named by the person running it",
     ("limpet.server.http._app", ".iterdir"): "the package's static/ folder",
