@@ -17,8 +17,8 @@ from bisect import bisect_left, bisect_right
 import msgspec
 
 from limpet.anchoring._anchor import CONTEXT_ROWS, WHOLE_SYMBOL_SLACK
+from limpet.anchoring._edits import Edit
 from limpet.anchoring._fileview import FileView, cached_view_of
-from limpet.anchoring._symbols import Edit
 from limpet.model import ANCHOR_VERSION, Anchor
 
 __all__ = ["carried"]
@@ -75,7 +75,7 @@ def _outline_kept(view: FileView, base_hash: str) -> tuple[FileView, Edit] | Non
             view.symbols  # noqa: B018 - computed first: it may find the outline moved whole (moved_from)
             if view.moved_from == base_hash or _same_outline(base, view, edit):
                 kept = (base, edit)
-                view.nonblank_after(base, edit)  # what the next edit's carried anchors read (_reach)
+                view.nonblank_after(base, edit)  # `base`'s rows, now; this version's, at the next edit (_reach)
         view.memo[key] = kept
     return kept
 

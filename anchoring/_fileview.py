@@ -17,6 +17,7 @@ from threading import Lock
 import msgspec
 
 from limpet.anchoring import _languages, _symbols
+from limpet.anchoring._edits import Edit, edit_between, edited_tree
 from limpet.anchoring._fingerprint import blind_hash, norm_hash, sketch, structure_hash, token_count
 from limpet.anchoring._text import LineTable
 from limpet.model import content_hash
@@ -182,7 +183,7 @@ class FileView:
             self.tree = _languages.parse(self.language, self.source)
             return _symbols.query_matches(self.language, self.tree), False
         edit = self.edit_from(previous)
-        old_tree = _edited_tree(previous.tree, previous.source, self.source, edit)
+        old_tree = edited_tree(previous.tree, previous.source, self.source, edit)
         self.tree = _languages.parse(self.language, self.source, old_tree)
         if previous.matches is None:
             return _symbols.query_matches(self.language, self.tree), False
@@ -241,17 +242,17 @@ class FileView:
         rows = self.rows
         return list(compress(range(len(rows)), rows))
 
-    def nonblank_after(self, base: FileView, edit: _symbols.Edit) -> list[int]:
-        """`nonblank`, from `base`'s when that is known (`edit` made this version of it): the
-        rows clear of the edit are the same rows, shifted; only the edited ones are read. The
-        next edit's carried anchors read this version's context rows, and reading every row of
-        a file costs more than the anchors of a small edit."""
+    def nonblank_after(self, base: FileView, edit: Edit) -> list[int]:
+        """`nonblank`, from `base`'s (`edit` made this version of it): the rows clear of the
+        edit are the same rows, shifted; only the edited ones are read. A carried anchor reads
+        `base`'s context rows, the next edit's this version's: reading every row of each new
+        version costs more than the anchors of a small edit."""
         known = self.__dict__.get("nonblank")
         if known is not None:
             return known
-        before = base.__dict__.get("nonblank")
-        if before is None or base.line_count == 0 or self.line_count == 0:
+        if base.line_count == 0 or self.line_count == 0:
             return self.nonblank
+        before = base.nonblank
         first, old_last = edit.start_row, min(edit.old_end_row, base.line_count - 1)
         new_last, delta = min(edit.new_end_row, self.line_count - 1), edit.new_end_row - edit.old_end_row
         head = before[: bisect_left(before, first)]
@@ -299,10 +300,10 @@ class FileView:
             return first + delta, last + delta
         return None
 
-    def edit_from(self, base: FileView) -> _symbols.Edit:
+    def edit_from(self, base: FileView) -> Edit:
         key = ("edit", base.hash)
         if self.memo.get(key) is None:
-            self.memo[key] = _edit_between(base.source, self.source)
+            self.memo[key] = edit_between(base.source, self.source)
         return self.memo[key]
 
     def innermost(self, first: int, last: int) -> SymbolView | None:
@@ -313,41 +314,6 @@ class FileView:
                 if best is None or (sv.last - sv.first) <= (best.last - best.first):
                     best = sv
         return best
-
-
-def _edit_between(old: bytes, new: bytes) -> _symbols.Edit:
-    """The one region where `old` and `new` differ (common prefix and suffix excluded)."""
-    start = _common_prefix(old, new)
-    tail = _common_prefix(old[start:][::-1], new[start:][::-1])
-    old_end, new_end = len(old) - tail, len(new) - tail
-    return _symbols.Edit(start, old_end, new_end, old.count(b"\n", 0, old_end), new.count(b"\n", 0, new_end),
-                         new.count(b"\n", 0, start))
-
-
-def _edited_tree(tree, old: bytes, new: bytes, edit: _symbols.Edit):
-    """A copy of `tree` told about the edit (for an incremental parse)."""
-    edited = tree.copy()
-    edited.edit(start_byte=edit.start, old_end_byte=edit.old_end, new_end_byte=edit.new_end,
-                start_point=_point(old, edit.start), old_end_point=_point(old, edit.old_end),
-                new_end_point=_point(new, edit.new_end))
-    return edited
-
-
-def _common_prefix(a: bytes, b: bytes) -> int:
-    """Length of the common prefix, by bisection over slice comparisons (C speed)."""
-    lo, hi = 0, min(len(a), len(b))
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if a[lo:mid] == b[lo:mid]:
-            lo = mid
-        else:
-            hi = mid - 1
-    return lo
-
-
-def _point(source: bytes, offset: int) -> tuple[int, int]:
-    row = source.count(b"\n", 0, offset)
-    return row, offset - (source.rfind(b"\n", 0, offset) + 1)
 
 
 _cache: OrderedDict[tuple[str | None, str], FileView] = OrderedDict()

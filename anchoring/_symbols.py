@@ -46,10 +46,11 @@ from __future__ import annotations
 
 import re
 from operator import attrgetter
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 import msgspec
 
+from limpet.anchoring._edits import Edit
 from limpet.anchoring._languages import get_query, parse, range_safe
 
 if TYPE_CHECKING:
@@ -97,17 +98,6 @@ class Match(msgspec.Struct, frozen=True, order=True, gc=False):
     scope: str
     kind: str  # as captured (a `function` nested in a class becomes a `method` later)
     pattern: int
-
-
-class Edit(NamedTuple):
-    """The one region that differs between two versions of a file (byte offsets, rows)."""
-
-    start: int
-    old_end: int
-    new_end: int
-    old_end_row: int
-    new_end_row: int
-    start_row: int = 0
 
 
 def _tree(language: str, tree_or_source) -> tree_sitter.Tree:

@@ -39,7 +39,7 @@ from limpet.model._limits import (
     READ_BUDGETS,
     Budget,
 )
-from limpet.model._record import Record, WireField, encode_json, wire_fields
+from limpet.model._record import PLAIN_FLOAT_LIMIT, Record, WireField, encode_json, wire_fields
 from limpet.model._thread import Comment, Decision, HistoryEvent, Snapshot, Thread
 from limpet.model._vocabulary import (
     AUTHOR_TYPES,
@@ -83,6 +83,7 @@ __all__ = [
     "MAX_NESTING",
     "MAX_RECORD_BYTES",
     "MAX_THREAD_FILE_BYTES",
+    "PLAIN_FLOAT_LIMIT",
     "PLACE",
     "READ_BUDGETS",
     "SCHEMA_VERSION",

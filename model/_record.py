@@ -32,6 +32,7 @@ import msgspec
 __all__ = [
     "Extra",
     "Hidden",
+    "PLAIN_FLOAT_LIMIT",
     "Record",
     "WireField",
     "WireView",
@@ -190,7 +191,8 @@ def encode_json(value: Any) -> bytes:
 
 # msgspec and orjson spell a finite float alike below 1e16 (above, msgspec writes `1e16` where
 # orjson writes `1e+16`); tests/model/test_records.py checks it, and every 4-place confidence.
-_PLAIN_FLOAT = 1e16
+# The store refuses a larger number where a field is marked plain_numbers.
+PLAIN_FLOAT_LIMIT = 1e16
 
 
 def _rounded_raw(n: int) -> Any:
@@ -200,7 +202,7 @@ def _rounded_raw(n: int) -> Any:
 
     def convert(value: Any) -> Any:
         rounded = round(float(value), n)
-        return rounded if -_PLAIN_FLOAT < rounded < _PLAIN_FLOAT else raw(rounded)
+        return rounded if -PLAIN_FLOAT_LIMIT < rounded < PLAIN_FLOAT_LIMIT else raw(rounded)
 
     return convert
 

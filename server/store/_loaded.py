@@ -335,8 +335,7 @@ class DirTracker:
             if not self.at_once and _entries_bytes(self.path) <= SMALL_FOLDER_BYTES:
                 return ALL
         try:
-            st = os.stat(self.path)
-            ino = st.st_ino
+            ino = os.stat(self.path).st_ino
         except OSError:
             ino = None
         with _HUB.lock:

@@ -54,9 +54,11 @@ def is_ignored(name: str) -> bool:
     return name in IGNORED_DIRS or folded(name) in IGNORED_DIRS
 _CANONICAL_KEPT = 200_000
 
-
-
 _READ_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+
+
+def _not_regular(rel: str, field: str) -> InvalidPath:
+    return InvalidPath(f"Not a regular file: {rel}", field=field, details={"path": rel})
 
 
 def _read_to_end(fd: int, size: int) -> bytes:
@@ -69,6 +71,7 @@ def _read_to_end(fd: int, size: int) -> bytes:
     while chunk := os.read(fd, 1 << 16):
         chunks.append(chunk)
     return b"".join(chunks)
+
 
 class FileState(NamedTuple):
     """What stat says about a file: enough to know whether its bytes may have changed.
@@ -216,8 +219,8 @@ class Workspace:
             raise FileNotFound(f"File not found: {rel}", field=field, details={"filePath": rel}) from None
         except OSError as exc:
             raise InvalidPath(f"Cannot access {rel}: {exc.strerror}", field=field, details={"path": rel}) from None
-        if not stat.S_ISREG(st.st_mode):
-            raise InvalidPath(f"Not a regular file: {rel}", field=field, details={"path": rel})
+        if not stat.S_ISREG(st.st_mode):  # never opened: a device could act on an open
+            raise _not_regular(rel, field)
         try:
             # The path checked above, opened without following a symlink put there since (ELOOP),
             # without waiting on a FIFO put there since (O_NONBLOCK; checked again on the open
@@ -230,7 +233,7 @@ class Workspace:
         try:
             st = os.fstat(fd)
             if not stat.S_ISREG(st.st_mode):
-                raise InvalidPath(f"Not a regular file: {rel}", field=field, details={"path": rel})
+                raise _not_regular(rel, field)
             return _read_to_end(fd, st.st_size)
         except OSError as exc:
             raise InvalidPath(f"Cannot read {rel}: {exc.strerror}", field=field, details={"path": rel}) from None

@@ -49,6 +49,7 @@ from limpet.model import (
     MAX_NAME_CHARS,
     MAX_NESTING,
     MAX_RECORD_BYTES,
+    PLAIN_FLOAT_LIMIT,
     Anchor,
     HistoryEvent,
     LimpetError,
@@ -219,11 +220,8 @@ def vet_free_form(value: Any, what: str, *, plain: bool = False) -> None:
             stack.extend(item)
         elif kind is int and not _INT_MIN <= item <= _INT_MAX:
             raise ValueError(f"{what} holds an integer of {len(str(abs(item)))} digits, out of the 64-bit range")
-        elif plain and kind is float and abs(item) >= _PLAIN_FLOAT:
+        elif plain and kind is float and abs(item) >= PLAIN_FLOAT_LIMIT:  # infinity too
             raise ValueError(f"{what} holds {item!r}, a number limpet never writes there")
-
-
-_PLAIN_FLOAT = 1e16  # (infinity included: JSON has none, a parser may still make one)
 
 
 def vet_history(history: tuple[HistoryEvent, ...]) -> None:

@@ -21,7 +21,8 @@ from hypothesis import strategies as st
 
 from limpet.anchoring import _fileview, _languages, _symbols
 from limpet.anchoring._anchor import anchor_from_view, create_anchor, relocated
-from limpet.anchoring._fileview import FileView, SymbolView, _edit_between, file_view
+from limpet.anchoring._edits import edit_between
+from limpet.anchoring._fileview import FileView, SymbolView, file_view
 from limpet.anchoring._index import WorkspaceIndex
 from limpet.anchoring._reanchor import reanchor
 from limpet.model import Anchor, packed_sketch
@@ -103,10 +104,8 @@ _PIECES = st.lists(st.sampled_from([b"a", b" ", b"\n", b"\r", b"\t", b"\xef\xbb\
 @given(_PIECES, _PIECES, _PIECES, _PIECES)
 def test_rows_with_text_after_an_edit_equal_a_full_read(before, removed, inserted, after):
     old, new = before + removed + after, before + inserted + after
-    base = FileView("python", old)
-    base.nonblank  # noqa: B018 - known, as a carried anchor's reconcile leaves it
-    view = FileView("python", new)
-    assert view.nonblank_after(base, _edit_between(old, new)) == FileView("python", new).nonblank
+    base, view = FileView("python", old), FileView("python", new)
+    assert view.nonblank_after(base, edit_between(old, new)) == FileView("python", new).nonblank
     assert view.nonblank == FileView("python", new).nonblank  # kept: asked again, the same rows
 
 

@@ -109,7 +109,9 @@ def test_a_new_event_nested_past_the_budget_is_invalid_argument_naming_the_field
     assert service.threads() == []
 
 
-def test_a_derived_cache_row_nested_1000_deep_is_dropped_and_the_position_computed_again(workspace):
+def _derived_row_rewritten(workspace: Path, rewrite) -> tuple[str, Path]:
+    """A thread moved down a line by an edit, its derived-cache row saved, then replaced by
+    `rewrite(row)`: (its id, the database)."""
     svc = Service(workspace)
     tid = svc.add("src/auth.py", 10, 14, "thread").id
     source = workspace / "src" / "auth.py"
@@ -119,11 +121,19 @@ def test_a_derived_cache_row_nested_1000_deep_is_dropped_and_the_position_comput
     db_path = workspace / ".limpet" / "cache" / "derived.sqlite"
     with sqlite3.connect(db_path) as db:
         (record,) = db.execute("SELECT record FROM derived WHERE thread = ?", (tid,)).fetchone()
-        row = orjson.loads(record)
-        del row["history"]
-        hostile = orjson.dumps(row)[:-1] + b',"history":[{"at":"2026-01-01T00:00:00Z","event":"reanchored",' \
-            b'"by":null,"details":' + _nested(1000).encode() + b"}]}"
-        db.execute("UPDATE derived SET record = ? WHERE thread = ?", (hostile, tid))
+        db.execute("UPDATE derived SET record = ? WHERE thread = ?", (rewrite(record), tid))
+    return tid, db_path
+
+
+def _history_nested_1000_deep(record: bytes) -> bytes:
+    row = orjson.loads(record)
+    del row["history"]
+    return orjson.dumps(row)[:-1] + b',"history":[{"at":"2026-01-01T00:00:00Z","event":"reanchored",' \
+        b'"by":null,"details":' + _nested(1000).encode() + b"}]}"
+
+
+def test_a_derived_cache_row_nested_1000_deep_is_dropped_and_the_position_computed_again(workspace):
+    tid, db_path = _derived_row_rewritten(workspace, _history_nested_1000_deep)
     fresh = Service(workspace)
     thread = fresh.get(tid)
     assert (thread.anchor.line_start, thread.health) == (11, "anchored")  # placed again, not read from the row
@@ -353,20 +363,14 @@ def test_the_edge_of_the_64_bit_range_is_kept(workspace):
     assert orjson.loads(orjson.dumps(thread.to_wire()))["ai_meta"] == thread.ai_meta
 
 
+def _wide_integer_in_history(record: bytes) -> bytes:
+    at = record.rindex(b'"method":"exact"')  # the history entry's details (the row's own comes first)
+    assert at > record.index(b'"history"')
+    return record[:at] + b'"n":' + WIDE.encode() + b"," + record[at:]
+
+
 def test_a_derived_cache_row_with_a_30_digit_integer_in_its_history_is_dropped_and_recomputed(workspace):
-    svc = Service(workspace)
-    tid = svc.add("src/auth.py", 10, 14, "thread").id
-    source = workspace / "src" / "auth.py"
-    source.write_text("# moved down\n" + source.read_text())
-    svc.threads()
-    svc.flush()
-    db_path = workspace / ".limpet" / "cache" / "derived.sqlite"
-    with sqlite3.connect(db_path) as db:
-        (record,) = db.execute("SELECT record FROM derived WHERE thread = ?", (tid,)).fetchone()
-        at = record.rindex(b'"method":"exact"')  # the history entry's details (the row's own comes first)
-        assert at > record.index(b'"history"')
-        hostile = record[:at] + b'"n":' + WIDE.encode() + b"," + record[at:]
-        db.execute("UPDATE derived SET record = ? WHERE thread = ?", (hostile, tid))
+    tid, _ = _derived_row_rewritten(workspace, _wide_integer_in_history)
     fresh = Service(workspace)
     wire = invoke(fresh, "comment_show", {"thread_id": tid})[1]["thread"]
     assert (wire["line_start"], wire["health"]) == (11, "anchored")  # placed again, not read from the row
